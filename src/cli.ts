@@ -1,0 +1,28 @@
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { commands } from './commands/index.js';
+import { UserError } from './errors.js';
+
+async function main(): Promise<void> {
+  let cli = yargs(hideBin(process.argv))
+    .scriptName('sqlboard')
+    .strict()
+    .demandCommand(1, 'Name a command; `sqlboard --help` lists them.')
+    .recommendCommands()
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((msg, err) => {
+      throw err ?? new UserError(msg);
+    });
+  for (const command of commands) cli = cli.command(command);
+  await cli.parseAsync();
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof UserError) {
+    process.stderr.write(`sqlboard: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+    return;
+  }
+  process.stderr.write(`sqlboard: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,8 @@
+import type { CommandModule } from 'yargs';
+
+/**
+ * Every CLI verb, one module each. Keep one import per line so parallel
+ * work on different verbs does not collide.
+ */
+export const commands: CommandModule<object, any>[] = [
+];
