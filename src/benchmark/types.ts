@@ -17,6 +17,8 @@ export interface Benchmark {
   /** Path of the questions file, for messages. */
   source: string;
   tasks: Task[];
+  /** Oddities of the file worth telling the user (e.g. repeated question ids). */
+  notes?: string[];
 }
 
 /** A system's SQL for one task. */
@@ -34,6 +36,10 @@ export interface PredictionSet {
   file: string;
   /** taskId → prediction; a task without one counts wrong and is reported missing. */
   byTask: Map<string, Prediction>;
+  /** Detected file format, e.g. "spider-text", "bird-json", "csv". */
+  format?: string;
+  /** Repairs and oddities worth telling the user (e.g. `SELECT ` restored on 1,034 lines). */
+  notes?: string[];
 }
 
 /**

@@ -1,0 +1,222 @@
+import { extname } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { InputFileError } from '../errors.js';
+import { lineOfArrayElement, parseJsonText, readText } from './read-json.js';
+import type { Benchmark, Prediction, PredictionSet } from './types.js';
+
+/**
+ * Loads one system's predictions in any of the formats seen in the wild and lines them up
+ * with the benchmark's tasks:
+ * - BIRD's official JSON `{"0": "SQL\t----- bird -----\tdb_id", ...}` (keys are positions);
+ * - Spider's text, one SQL per line with an optional `\tdb_id` (CRLF, a TAB inside SQL,
+ *   leading spaces and a missing final newline are all tolerated);
+ * - JSON arrays or JSONL of records with `question_id` + `predicted_sql` (or `prediction`,
+ *   `Prediction`, `result`, `sql`), where a `SELECT ` prefix the generator left out is restored;
+ * - CSV with a header naming the SQL column (e.g. `PREDICTED SQL`).
+ * Misalignment (count, ids, db ids) and non-string SQL are errors naming the file and line.
+ */
+export function loadPredictions(file: string, bench: Benchmark, system: string): PredictionSet {
+  const text = readText(file);
+  const trimmed = text.trimStart();
+  const knownDbs = new Set(bench.tasks.map((t) => t.dbId));
+  const set: PredictionSet = { system, file, byTask: new Map(), notes: [] };
+  if (extname(file).toLowerCase() === '.csv' || looksLikeCsvHeader(text)) {
+    set.format = 'csv';
+    loadCsv(file, text, bench, set);
+  } else if (trimmed.startsWith('[')) {
+    set.format = 'json-records';
+    const data = parseJsonText(file, text);
+    if (!Array.isArray(data)) throw new InputFileError(file, 1, 'expected a JSON array');
+    loadRecords(file, data, (i) => lineOfArrayElement(text, i), bench, set);
+  } else if (trimmed.startsWith('{')) {
+    let whole: unknown;
+    try {
+      whole = JSON.parse(text);
+    } catch {
+      whole = undefined;
+    }
+    if (whole !== undefined && typeof whole === 'object' && whole !== null && !Array.isArray(whole) && !isRecordLike(whole)) {
+      set.format = 'bird-json';
+      loadBirdJson(file, text, whole as Record<string, unknown>, bench, set);
+    } else {
+      set.format = 'jsonl';
+      const lines = text.split(/\r?\n/);
+      const records: unknown[] = [];
+      const lineNo: number[] = [];
+      lines.forEach((l, i) => {
+        if (l.trim() === '') return;
+        try {
+          records.push(JSON.parse(l));
+        } catch (e) {
+          throw new InputFileError(file, i + 1, `malformed JSON line (${(e as Error).message})`);
+        }
+        lineNo.push(i + 1);
+      });
+      loadRecords(file, records, (i) => lineNo[i], bench, set);
+    }
+  } else {
+    set.format = 'spider-text';
+    loadSpiderText(file, text, bench, knownDbs, set);
+  }
+  for (const p of set.byTask.values()) checkDb(file, bench, p);
+  return set;
+}
+
+const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'Prediction', 'predicted', 'pred', 'result', 'sql', 'SQL'];
+
+function isRecordLike(o: object): boolean {
+  return SQL_FIELDS.some((f) => f in o) || 'question_id' in o;
+}
+
+function looksLikeCsvHeader(text: string): boolean {
+  const first = text.split(/\r?\n/, 1)[0] ?? '';
+  return /,/.test(first) && /\bsql\b/i.test(first) && !/\bselect\b/i.test(first);
+}
+
+const STATEMENT_START = /^\s*(\(|select\b|with\b|values\b|pragma\b|explain\b|insert\b|update\b|delete\b|replace\b|create\b|drop\b|alter\b|attach\b|detach\b|vacuum\b|reindex\b|analyze\b|begin\b|commit\b|end\b|rollback\b|savepoint\b|release\b)/i;
+
+/** Generators prompted with a trailing `SELECT` return only the rest; give the keyword back. */
+function restoreSelect(sql: string, counter: { n: number }): string {
+  if (sql.trim() === '' || STATEMENT_START.test(sql)) return sql;
+  counter.n++;
+  return `SELECT ${sql.trimStart()}`;
+}
+
+function loadRecords(
+  file: string,
+  data: unknown[],
+  lineOf: (i: number) => number | undefined,
+  bench: Benchmark,
+  set: PredictionSet,
+): void {
+  const byId = new Map(bench.tasks.map((t) => [t.id, t]));
+  const restored = { n: 0 };
+  const hasIds = data.length > 0 && data.every((r) => typeof r === 'object' && r !== null && 'question_id' in r);
+  if (!hasIds && data.length !== bench.tasks.length) {
+    throw new InputFileError(
+      file,
+      undefined,
+      `${data.length} records without question_id, but the questions file ${bench.source} has ${bench.tasks.length}: records must line up one per question, in order`,
+    );
+  }
+  data.forEach((raw, i) => {
+    const line = lineOf(i);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, line, `record ${i} is not an object`);
+    const r = raw as Record<string, unknown>;
+    const field = SQL_FIELDS.find((f) => f in r && f !== 'SQL') ?? ('SQL' in r ? 'SQL' : undefined);
+    if (!field) throw new InputFileError(file, line, `record ${i} has no SQL field (one of ${SQL_FIELDS.join(', ')})`);
+    const value = r[field];
+    if (typeof value !== 'string') throw new InputFileError(file, line, `record ${i}: "${field}" must be a string, got ${value === null ? 'null' : typeof value}`);
+    let task;
+    if (hasIds) {
+      const id = String(r.question_id);
+      task = byId.get(id);
+      if (!task) throw new InputFileError(file, line, `question_id ${id} is not in the questions file ${bench.source}`);
+    } else {
+      task = bench.tasks[i]!;
+    }
+    if (set.byTask.has(task.id)) throw new InputFileError(file, line, `a second prediction for question ${task.id}`);
+    set.byTask.set(task.id, {
+      taskId: task.id,
+      sql: restoreSelect(value, restored),
+      ...(typeof r.db_id === 'string' ? { dbId: r.db_id } : {}),
+      ...(line !== undefined ? { line } : {}),
+    });
+  });
+  if (restored.n > 0) set.notes!.push(`restored a missing leading "SELECT " on ${restored.n} predictions`);
+}
+
+const BIRD_SEPARATOR = '\t----- bird -----\t';
+
+function loadBirdJson(file: string, text: string, obj: Record<string, unknown>, bench: Benchmark, set: PredictionSet): void {
+  const lines = text.split('\n');
+  const lineOfKey = (key: string): number | undefined => {
+    const needle = JSON.stringify(key) + ':';
+    const idx = lines.findIndex((l) => l.includes(needle));
+    return idx >= 0 ? idx + 1 : undefined;
+  };
+  for (const [key, value] of Object.entries(obj)) {
+    if (!/^\d+$/.test(key) || Number(key) >= bench.tasks.length) {
+      throw new InputFileError(
+        file,
+        lineOfKey(key),
+        `key "${key}" is not a question position 0..${bench.tasks.length - 1} of ${bench.source}`,
+      );
+    }
+    if (typeof value !== 'string') throw new InputFileError(file, lineOfKey(key), `prediction "${key}" must be a string`);
+    const task = bench.tasks[Number(key)]!;
+    const cut = value.lastIndexOf(BIRD_SEPARATOR);
+    const sql = cut >= 0 ? value.slice(0, cut) : value;
+    const dbId = cut >= 0 ? value.slice(cut + BIRD_SEPARATOR.length).trim() : undefined;
+    const line = lineOfKey(key);
+    set.byTask.set(task.id, { taskId: task.id, sql, ...(dbId ? { dbId } : {}), ...(line !== undefined ? { line } : {}) });
+  }
+}
+
+function loadSpiderText(file: string, text: string, bench: Benchmark, knownDbs: Set<string>, set: PredictionSet): void {
+  const lines = text.split(/\r?\n/);
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  if (lines.length !== bench.tasks.length) {
+    throw new InputFileError(
+      file,
+      Math.min(lines.length, bench.tasks.length) + 1,
+      `${lines.length} prediction lines, but the questions file ${bench.source} has ${bench.tasks.length} questions: the files must line up one line per question`,
+    );
+  }
+  lines.forEach((raw, i) => {
+    const task = bench.tasks[i]!;
+    let sql = raw;
+    let dbId: string | undefined;
+    // Only a known database name after the LAST tab is a db_id; other tabs belong to the SQL.
+    const tab = raw.lastIndexOf('\t');
+    if (tab >= 0) {
+      const tail = raw.slice(tab + 1).trim();
+      if (knownDbs.has(tail)) {
+        sql = raw.slice(0, tab);
+        dbId = tail;
+      }
+    }
+    set.byTask.set(task.id, { taskId: task.id, sql: sql.trim(), ...(dbId ? { dbId } : {}), line: i + 1 });
+  });
+}
+
+function loadCsv(file: string, text: string, bench: Benchmark, set: PredictionSet): void {
+  let rows: Record<string, string>[];
+  try {
+    rows = parseCsv(text, { columns: true, skip_empty_lines: true, relax_column_count: true, bom: true, trim: false }) as Record<string, string>[];
+  } catch (e) {
+    const err = e as Error & { lines?: number };
+    throw new InputFileError(file, err.lines, `malformed CSV (${err.message})`);
+  }
+  const header = Object.keys(rows[0] ?? {});
+  const norm = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, '');
+  const sqlCol =
+    header.find((h) => ['predictedsql', 'predsql', 'prediction', 'predicted', 'pred'].includes(norm(h))) ??
+    header.find((h) => norm(h) === 'sql');
+  if (!sqlCol) throw new InputFileError(file, 1, `no SQL column in the CSV header (${header.join(', ')}); name it "predicted_sql"`);
+  const dbCol = header.find((h) => ['dbid', 'database', 'db'].includes(norm(h)));
+  const idCol = header.find((h) => ['questionid', 'taskid', 'id'].includes(norm(h)));
+  const byId = new Map(bench.tasks.map((t) => [t.id, t]));
+  if (!idCol && rows.length !== bench.tasks.length) {
+    throw new InputFileError(file, undefined, `${rows.length} CSV rows, but ${bench.source} has ${bench.tasks.length} questions: rows must line up one per question`);
+  }
+  rows.forEach((r, i) => {
+    const task = idCol ? byId.get(String(r[idCol]).trim()) : bench.tasks[i];
+    if (!task) throw new InputFileError(file, undefined, `row ${i + 1}: ${idCol} "${r[idCol!]}" is not a question of ${bench.source}`);
+    const sql = r[sqlCol] ?? '';
+    const dbId = dbCol ? String(r[dbCol]).trim() : undefined;
+    set.byTask.set(task.id, { taskId: task.id, sql: sql.trim(), ...(dbId ? { dbId } : {}) });
+  });
+}
+
+function checkDb(file: string, bench: Benchmark, p: Prediction): void {
+  if (p.dbId === undefined) return;
+  const task = bench.tasks.find((t) => t.id === p.taskId);
+  if (task && task.dbId !== p.dbId) {
+    throw new InputFileError(
+      file,
+      p.line,
+      `prediction for question ${p.taskId} names database "${p.dbId}" but the question is on "${task.dbId}": is the file aligned with ${bench.source}?`,
+    );
+  }
+}

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { InputFileError } from '../errors.js';
+
+/** Reads a file as text, turning I/O failures into a user error that names the file. */
+export function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputFileError(file, undefined, code === 'ENOENT' ? 'no such file' : `cannot read (${(e as Error).message})`);
+  }
+}
+
+/** Parses JSON and, when it is malformed, reports the line of the syntax error. */
+export function parseJsonText(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const pos = /position (\d+)/.exec(msg);
+    const line = pos ? text.slice(0, Number(pos[1])).split('\n').length : undefined;
+    throw new InputFileError(file, line, `malformed JSON (${msg})`);
+  }
+}
+
+/** 1-based line of the `index`-th element of a top-level JSON array, for error messages. */
+export function lineOfArrayElement(text: string, index: number): number | undefined {
+  // Cheap scan: count depth-1 element starts; good enough to point a user at the right place.
+  let depth = 0;
+  let inString = false;
+  let count = -1;
+  let line = 1;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\n') line++;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (depth === 1 && expectElement && !/\s/.test(c) && c !== ']') {
+      count++;
+      expectElement = false;
+      if (count === index) return line;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expectElement = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expectElement = true;
+  }
+  return undefined;
+}
