@@ -1,0 +1,35 @@
+/** A 2×2 table: `positive` is the class being detected (e.g. "gold is wrong"). */
+export interface Confusion {
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+}
+
+/**
+ * Counts a confusion table from per-item truth and predicted labels (same order).
+ * `positive` names which boolean value is the positive class, so "0 = error" files can be
+ * read as booleans and scored with errors as positives.
+ */
+export function confusionFrom(truth: readonly boolean[], predicted: readonly boolean[], positive = true): Confusion {
+  if (truth.length !== predicted.length) {
+    throw new RangeError(`truth and predicted differ in length (${truth.length} vs ${predicted.length})`);
+  }
+  const c: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  for (let i = 0; i < truth.length; i++) {
+    const t = truth[i] === positive;
+    const p = predicted[i] === positive;
+    if (t && p) c.tp++;
+    else if (!t && p) c.fp++;
+    else if (t && !p) c.fn++;
+    else c.tn++;
+  }
+  return c;
+}
+
+/** Rejects tables that are not non-negative integer counts; a programming error, not a user one. */
+export function checkConfusion(c: Confusion): void {
+  for (const k of ['tp', 'fp', 'fn', 'tn'] as const) {
+    if (!Number.isInteger(c[k]) || c[k] < 0) throw new RangeError(`${k} must be a non-negative integer (got ${c[k]})`);
+  }
+}
