@@ -1,0 +1,108 @@
+import { escapeXml } from './escape.js';
+import { columnAlign, formatCell, formatMeta } from './format.js';
+import { isInterval, type Plot, type Report, type Table } from './model.js';
+import { renderIntervalPlot } from './svg-interval.js';
+import { renderMatrixPlot } from './svg-matrix.js';
+
+/** Tables longer than this start collapsed, so the plots stay near the top of the page. */
+const COLLAPSE_ROWS = 40;
+
+const CSS = `
+:root { --fg:#1d2430; --muted:#5d6878; --line:#d9dee6; --accent:#2563ab; --band:#dbe8f7; --stripe:#f6f8fb; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: #fff; }
+main { max-width: 1180px; margin: 0 auto; padding: 28px 32px 60px; }
+h1 { font-size: 24px; margin: 0 0 10px; }
+h2 { font-size: 18px; margin: 34px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0 0 8px; color: var(--muted); }
+dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; }
+p.note { margin: 6px 0; color: var(--muted); max-width: 900px; }
+figure { margin: 14px 0; overflow-x: auto; }
+figcaption { font-weight: 600; margin-bottom: 4px; }
+table.data { border-collapse: collapse; margin: 10px 0; font-variant-numeric: tabular-nums; }
+table.data th, table.data td { padding: 4px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+table.data th { text-align: left; background: #eef1f5; position: sticky; top: 0; }
+table.data td.r, table.data th.r { text-align: right; }
+table.data tbody tr:nth-child(even) { background: var(--stripe); }
+details > summary { cursor: pointer; color: var(--accent); margin: 8px 0; }
+svg.plot { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; display: block; }
+svg .stripe { fill: var(--stripe); }
+svg .grid { stroke: #e3e7ed; stroke-width: 1; }
+svg .axis { stroke: #8a94a3; stroke-width: 1; }
+svg .tick, svg .value, svg .legend, svg .col-label { fill: var(--muted); }
+svg .axis-label { fill: var(--fg); font-weight: 600; }
+svg .label { fill: var(--fg); }
+svg .band { fill: var(--band); stroke: #9dbde3; stroke-dasharray: 3 3; }
+svg .band-label { fill: var(--accent); font-weight: 600; }
+svg .ci { stroke: #6b7686; stroke-width: 1.6; }
+svg .mark { fill: #8a94a3; stroke: #fff; stroke-width: 1.2; }
+svg .in-band .mark { fill: var(--accent); }
+svg .in-band .ci { stroke: var(--accent); }
+svg .cell rect, svg rect.cell { stroke: #fff; stroke-width: 1; }
+svg rect.empty { fill: #f1f3f6; }
+svg .cell-text { font-size: 10px; fill: #334; }
+svg .cell-text.on-strong { fill: #fff; }
+svg .muted { fill: var(--muted); }
+`;
+
+function renderTable(table: Table): string {
+  const aligns = table.columns.map((c) => (columnAlign(c, table.rows) === 'right' ? ' class="r"' : ''));
+  const head = table.columns.map((c, i) => `<th${aligns[i]}>${escapeXml(c.header)}</th>`).join('');
+  const body = table.rows
+    .map((row) => {
+      const cells = table.columns.map((c, i) => {
+        const cell = row[c.key];
+        // Interval method names go in the tooltip: useful, but too long for every cell.
+        const title = isInterval(cell) && cell.method ? ` title="${escapeXml(cell.method)}"` : '';
+        return `<td${aligns[i]}${title}>${escapeXml(formatCell(cell, c))}</td>`;
+      });
+      return `<tr>${cells.join('')}</tr>`;
+    })
+    .join('\n');
+  const html = `<table class="data"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return table.rows.length > COLLAPSE_ROWS
+    ? `<details><summary>Show all ${table.rows.length} rows</summary>${html}</details>`
+    : html;
+}
+
+function renderPlot(plot: Plot): string {
+  const svg = plot.kind === 'interval' ? renderIntervalPlot(plot) : renderMatrixPlot(plot);
+  const caption = plot.title ? `<figcaption>${escapeXml(plot.title)}</figcaption>` : '';
+  return `<figure class="${plot.kind}">${caption}${svg}</figure>`;
+}
+
+/**
+ * The report as ONE self-contained HTML page: inline CSS, inline SVG, no scripts, and a
+ * Content-Security-Policy that forbids every network fetch, so it opens offline and leaks nothing.
+ */
+export function renderHtml(report: Report): string {
+  const meta = Object.entries(report.meta ?? {}).filter(([, v]) => v !== undefined && v !== null);
+  const metaHtml = meta.length
+    ? `<dl class="meta">${meta.map(([k, v]) => `<dt>${escapeXml(k)}</dt><dd>${escapeXml(formatMeta(v))}</dd>`).join('')}</dl>`
+    : '';
+  const sections = report.sections.map((s) => {
+    const notes = (s.notes ?? []).map((n) => `<p class="note">${escapeXml(n)}</p>`).join('\n');
+    const plots = (s.plots ?? []).map(renderPlot).join('\n');
+    const table = s.table ? renderTable(s.table) : '';
+    return `<section>\n<h2>${escapeXml(s.title)}</h2>\n${notes}\n${plots}\n${table}\n</section>`;
+  });
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="sqlboard">
+<title>${escapeXml(report.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>${escapeXml(report.title)}</h1>
+${metaHtml}
+${sections.join('\n')}
+</main>
+</body>
+</html>
+`;
+}

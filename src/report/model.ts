@@ -1,0 +1,141 @@
+/**
+ * The report document model shared by every command.
+ *
+ * A command builds one `Report` (plain data, no formatting decisions) and hands it to
+ * `emitReport` (src/report/output.ts), which renders it as a terminal table (default),
+ * CSV, Markdown or a self-contained HTML page. `--json` does not use the Report at all:
+ * it prints the command's own JSON object, so machine output is never shaped by layout.
+ *
+ * Example (a command):
+ * ```ts
+ * const report: Report = {
+ *   title: 'Execution accuracy',
+ *   meta: { benchmark: 'spider dev', tasks: 1034 },
+ *   sections: [{
+ *     title: 'Systems',
+ *     table: {
+ *       columns: [
+ *         { key: 'system', header: 'System' },
+ *         { key: 'accuracy', header: 'EX', format: 'percent' },   // cell: a fraction, or an Interval
+ *         { key: 'n', header: 'Tasks', format: 'integer' },
+ *       ],
+ *       rows: [{ system: 'a', accuracy: wilson(700, 1034), n: 1034 }],
+ *     },
+ *     notes: ['Missing predictions count as wrong.'],
+ *   }],
+ * };
+ * ```
+ * Numbers stay raw (fractions, not percents): renderers format them by the column's
+ * `format`, and CSV writes them unformatted so spreadsheets get exact values.
+ */
+
+/** An estimate with its interval; any object with these fields (e.g. stats' `Interval`) fits. */
+export interface IntervalValue {
+  estimate: number;
+  low: number;
+  high: number;
+  /** Method name (e.g. "wilson"); shown in HTML tooltips, not in table cells. */
+  method?: string;
+}
+
+/**
+ * One table cell. `null`/`undefined` render as empty (a dash in text formats).
+ * An `IntervalValue` renders as `74.9% [72.7%, 77.0%]` in text formats and expands to three
+ * CSV columns (`<header>`, `<header> low`, `<header> high`).
+ */
+export type Cell = string | number | boolean | null | undefined | IntervalValue;
+
+/**
+ * How numbers in a column are shown in text formats (CSV keeps them raw):
+ * - `percent`: a fraction as a percentage, `0.7491` → `74.9%` (`digits` decimals, default 1)
+ * - `points`: a signed difference of fractions in percentage points, `0.023` → `+2.3`
+ * - `fixed`: `digits` decimals (default 3); `integer`: rounded, thousands separators off
+ * - `pvalue`: `0.0123`, `<0.001`; `text`: as is (default for strings)
+ */
+export type CellFormat = 'percent' | 'points' | 'fixed' | 'integer' | 'pvalue' | 'text';
+
+export interface Column {
+  /** Property name in each row. */
+  key: string;
+  header: string;
+  format?: CellFormat;
+  digits?: number;
+  /** Defaults: numbers and intervals right-aligned, text left. */
+  align?: 'left' | 'right';
+}
+
+export interface Table {
+  columns: Column[];
+  rows: Record<string, Cell>[];
+}
+
+/** One point of an interval ("forest") plot: rows top to bottom in the given order. */
+export interface IntervalPoint {
+  label: string;
+  value: number;
+  low?: number;
+  high?: number;
+  /** Extra tooltip text. */
+  detail?: string;
+}
+
+/**
+ * Accuracy-by-rank plot: one row per item, a dot (`circle.mark[data-label]`) with its CI bar,
+ * and an optional shaded band (e.g. the g* band `[top − g*, top]`: points inside it cannot be
+ * told apart from rank 1).
+ */
+export interface IntervalPlot {
+  kind: 'interval';
+  title?: string;
+  axisLabel: string;
+  /** Values are fractions shown as percentages (true) or plain numbers. */
+  percent: boolean;
+  points: IntervalPoint[];
+  band?: { low: number; high: number; label: string };
+}
+
+/**
+ * A square matrix (heat-map), e.g. pairwise significance. `value` in [-1, 1] picks a diverging
+ * colour (positive = the row beats the column); `strong` cells are drawn saturated
+ * (significant), others pale.
+ */
+export interface MatrixCell {
+  value: number;
+  strong: boolean;
+  /** Short text drawn in the cell (keep it to ~4 characters). */
+  text?: string;
+  /** Tooltip. */
+  title?: string;
+}
+
+export interface MatrixPlot {
+  kind: 'matrix';
+  title?: string;
+  labels: string[];
+  /** cells[row][col]; null = no value (the diagonal). */
+  cells: (MatrixCell | null)[][];
+  /** One line explaining the colours. */
+  legend: string;
+}
+
+export type Plot = IntervalPlot | MatrixPlot;
+
+export interface Section {
+  title: string;
+  /** Paragraphs shown before the table. */
+  notes?: string[];
+  table?: Table;
+  /** Plots appear only in HTML; text formats skip them. */
+  plots?: Plot[];
+}
+
+export interface Report {
+  title: string;
+  /** Key facts shown under the title (inputs, seed, N, method names). */
+  meta?: Record<string, Cell>;
+  sections: Section[];
+}
+
+export function isInterval(c: Cell): c is IntervalValue {
+  return typeof c === 'object' && c !== null && typeof (c as IntervalValue).estimate === 'number';
+}
