@@ -1,8 +1,10 @@
 import type { CommandModule } from 'yargs';
+import { importCommand } from './import.js';
 
 /**
  * Every CLI verb, one module each. Keep one import per line so parallel
  * work on different verbs does not collide.
  */
 export const commands: CommandModule<object, any>[] = [
+  importCommand,
 ];

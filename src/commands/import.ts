@@ -1,0 +1,41 @@
+import type { Argv, CommandModule } from 'yargs';
+import { writeItems } from '../benchmark/items.js';
+import { importRoseDir } from '../benchmark/rose-import.js';
+import { roseImportReport } from './import-report.js';
+import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+
+interface RoseArgs extends ReportOptions {
+  dir: string;
+  system: string;
+  subset?: string;
+  out?: string;
+}
+
+const rose: CommandModule<object, RoseArgs> = {
+  command: 'rose <dir>',
+  describe: 'Import a recorded ROSE run (eval_results.json + prover/refuter outputs) as per-item verdicts',
+  builder: (y) =>
+    addReportOptions(
+      (y as Argv<object>)
+        .positional('dir', { type: 'string', demandOption: true, describe: 'ROSE output directory (holds eval_results.json)' })
+        .option('system', { type: 'string', demandOption: true, describe: 'Name written into every record' })
+        .option('subset', { type: 'string', describe: 'Subset name (default: a rose-vec-<name> segment of DIR)' })
+        .option('out', { type: 'string', describe: 'Write the per-item records as JSONL to FILE' }),
+    ) as unknown as Argv<RoseArgs>,
+  handler: (argv) => {
+    const result = importRoseDir(argv.dir, { system: argv.system, subset: argv.subset });
+    for (const note of result.notes) process.stderr.write(`sqlboard: ${note}\n`);
+    if (argv.out) {
+      writeItems(argv.out, result.records);
+      process.stderr.write(`sqlboard: wrote ${result.records.length} records to ${argv.out}\n`);
+    }
+    emitReport(roseImportReport(result.summary), result.summary, argv);
+  },
+};
+
+export const importCommand: CommandModule<object, object> = {
+  command: 'import',
+  describe: 'Import verdicts recorded by other tools',
+  builder: (y) => y.command(rose as unknown as CommandModule<object, object>).demandCommand(1, 'Name a format: `sqlboard import rose DIR`'),
+  handler: () => {},
+};
