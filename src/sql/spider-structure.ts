@@ -197,7 +197,11 @@ class StructureParser {
     const op = this.text();
     if (this.isWordAt(0, op) && SET_OPS.has(op)) {
       this.i++;
-      if (this.isWordAt(0, 'all')) this.i++; // UNION ALL: outside Spider's grammar, same shape
+      if (this.isWordAt(0, 'all')) {
+        // UNION ALL is outside Spider's grammar; count it like UNION, as a best guess.
+        this.ok = false;
+        this.i++;
+      }
       q.setOp = { op: op as 'intersect' | 'union' | 'except', query: this.parseQuery() };
     } else if (!this.atEnd() && this.text() !== ')') {
       this.ok = false;
