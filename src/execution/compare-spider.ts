@@ -1,0 +1,120 @@
+import { tokenize } from '../sql/tokenize.js';
+import { cellKey, comparePythonStrings, pythonStrWithType, rowKey } from './python-value.js';
+import type { Cell, ExecResult } from './types.js';
+
+/**
+ * The exec mode of taoyds/test-suite-sql-eval, made deterministic. The original prunes column
+ * permutations with 20 unseeded random rows; pruning only ever removes permutations that cannot
+ * match, so checking every row gives the same verdict without the randomness.
+ */
+
+/** test-suite-sql-eval's `postprocess`: glue split comparison operators. */
+export function spiderPostprocess(sql: string): string {
+  return sql.split('> =').join('>=').split('< =').join('<=').split('! =').join('!=');
+}
+
+/** test-suite-sql-eval's `remove_distinct`: drop every DISTINCT keyword token. */
+export function removeDistinct(sql: string): string {
+  return tokenize(sql)
+    .filter((t) => !(t.kind === 'word' && t.text.toLowerCase() === 'distinct'))
+    .map((t) => t.text)
+    .join('');
+}
+
+/** test-suite-sql-eval's `replace_cur_year`: YEAR(CURDATE()) is read as 2020. */
+export function replaceCurYear(sql: string): string {
+  return sql.replace(/YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*/gi, '2020');
+}
+
+/** The SQL the official evaluator actually executes for a gold or predicted query. */
+export function spiderExecutedSql(sql: string, keepDistinct: boolean): string {
+  const post = spiderPostprocess(sql);
+  return replaceCurYear(keepDistinct ? post : removeDistinct(post));
+}
+
+/** Row order matters iff the (processed) gold contains `order by`, as the original tests it. */
+export function spiderOrderMatters(goldSql: string, keepDistinct: boolean): boolean {
+  const post = spiderPostprocess(goldSql);
+  return (keepDistinct ? post : removeDistinct(post)).toLowerCase().includes('order by');
+}
+
+function unorderRow(row: readonly Cell[]): string {
+  const sorted = [...row].sort((a, b) => comparePythonStrings(pythonStrWithType(a), pythonStrWithType(b)));
+  return rowKey(sorted);
+}
+
+/** `result_eq(gold, pred, order_matters)`; an error or timeout on either side is a mismatch. */
+export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: boolean): boolean {
+  if (gold.status !== 'ok' || pred.status !== 'ok') return false;
+  const r1 = gold.rows;
+  const r2 = pred.rows;
+  if (r1.length === 0 && r2.length === 0) return true;
+  if (r1.length !== r2.length) return false;
+  const numCols = r1[0]!.length;
+  if (r2[0]!.length !== numCols) return false;
+
+  // quick_rej
+  const s1 = r1.map(unorderRow);
+  const s2 = r2.map(unorderRow);
+  if (orderMatters) {
+    for (let i = 0; i < s1.length; i++) if (s1[i] !== s2[i]) return false;
+  } else if (!sameSet(s1, s2)) {
+    return false;
+  }
+
+  const k1 = r1.map((row) => row.map(cellKey));
+  const k2 = r2.map((row) => row.map(cellKey));
+  const goldColumnSets = Array.from({ length: numCols }, (_, c) => new Set(k1.map((row) => row[c]!)));
+  // candidates[i]: prediction columns that could stand in gold column i.
+  const candidates = goldColumnSets.map((set) => {
+    const ok: number[] = [];
+    for (let j = 0; j < numCols; j++) if (k2.every((row) => set.has(row[j]!))) ok.push(j);
+    return ok;
+  });
+  const goldRows = k1.map((r) => JSON.stringify(r));
+  const goldBag = orderMatters ? undefined : bag(goldRows);
+  const perm: number[] = [];
+  const used = new Array<boolean>(numCols).fill(false);
+  const matches = (): boolean => {
+    const permuted = k2.map((row) => JSON.stringify(perm.map((j) => row[j]!)));
+    if (orderMatters) return permuted.every((r, i) => r === goldRows[i]);
+    return sameBag(goldBag!, permuted);
+  };
+  const search = (i: number): boolean => {
+    if (i === numCols) return matches();
+    for (const j of candidates[i]!) {
+      if (used[j]) continue;
+      used[j] = true;
+      perm.push(j);
+      if (search(i + 1)) return true;
+      perm.pop();
+      used[j] = false;
+    }
+    return false;
+  };
+  return search(0);
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  if (sa.size !== sb.size) return false;
+  for (const x of sa) if (!sb.has(x)) return false;
+  return true;
+}
+
+function bag(items: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const x of items) m.set(x, (m.get(x) ?? 0) + 1);
+  return m;
+}
+
+function sameBag(expected: Map<string, number>, items: string[]): boolean {
+  const m = new Map(expected);
+  for (const x of items) {
+    const n = m.get(x);
+    if (!n) return false;
+    m.set(x, n - 1);
+  }
+  return true;
+}

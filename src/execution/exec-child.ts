@@ -1,0 +1,50 @@
+/**
+ * Child process of the execution pool. It runs queries one at a time and reports each result
+ * as soon as it is done, so that the parent can time every query and SIGKILL this process
+ * when one runs too long: SQLite inside a single long native step cannot be interrupted from
+ * JavaScript, and a worker thread cannot be terminated then, but a process can always be killed.
+ */
+import Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
+import { runQuery } from './run-query.js';
+import type { ChildMessage, ParentMessage } from './pool-protocol.js';
+
+const connections = new Map<string, Database.Database>();
+
+function connection(path: string): Database.Database {
+  let db = connections.get(path);
+  if (!db) {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    connections.set(path, db);
+  }
+  return db;
+}
+
+function send(msg: ChildMessage): void {
+  process.send!(msg);
+}
+
+process.on('message', (msg: ParentMessage) => {
+  if (msg.type !== 'batch') return;
+  for (const job of msg.jobs) {
+    let result;
+    try {
+      result = runQuery(connection(job.dbPath), job.sql, msg.maxRows);
+    } catch (e) {
+      result = { status: 'error' as const, columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
+    }
+    send({ type: 'result', jobId: job.jobId, result });
+  }
+  send({ type: 'idle' });
+});
+
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready' });
+
+// If the parent dies (even by SIGKILL) while this process is inside a long SQLite step, the main
+// thread cannot notice; a worker thread runs on its own and kills the orphaned process.
+new Worker(
+  `const parent = process.ppid;
+   setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
+  { eval: true },
+).unref();

@@ -1,0 +1,162 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ChildMessage, ParentMessage, PoolJob } from './pool-protocol.js';
+import type { ExecResult } from './types.js';
+
+export interface PoolOptions {
+  /** Child processes (default: one per core). */
+  size: number;
+  /** Per-query limit; a query still running then is SIGKILLed with its process. */
+  timeoutMs: number;
+  maxRows: number;
+}
+
+interface Slot {
+  child: ChildProcess;
+  ready: boolean;
+  /** Jobs sent and not yet answered; the first is the one running. */
+  batch: PoolJob[];
+  timer: NodeJS.Timeout | undefined;
+}
+
+const isSource = import.meta.url.endsWith('.ts');
+const CHILD = fileURLToPath(new URL(`./exec-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
+
+/**
+ * A pool of child processes that execute queries. Queries go out in small batches to keep
+ * IPC overhead low, and each answer restarts the per-query timer, so every query gets its own
+ * full timeout. On timeout or crash the process is killed, the running query is reported,
+ * the rest of its batch goes back to the queue and a fresh process takes the slot.
+ */
+export class ProcessPool {
+  private readonly slots: Slot[] = [];
+  private queue: PoolJob[] = [];
+  private pending = 0;
+  private onResult: (jobId: number, result: ExecResult) => void = () => {};
+  private finish: (() => void) | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: PoolOptions) {}
+
+  run(jobs: PoolJob[], onResult: (jobId: number, result: ExecResult) => void): Promise<void> {
+    if (jobs.length === 0) return Promise.resolve();
+    if (this.closed) throw new Error('pool closed');
+    this.onResult = onResult;
+    this.queue.push(...jobs);
+    this.pending += jobs.length;
+    return new Promise<void>((resolve) => {
+      this.finish = resolve;
+      while (this.slots.length < Math.min(this.opts.size, this.queue.length)) this.slots.push(this.spawn());
+      for (const slot of this.slots) this.dispatch(slot);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => this.stop(s)));
+    this.slots.length = 0;
+  }
+
+  private spawn(): Slot {
+    const child = fork(CHILD, [], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      execArgv: isSource ? ['--import', 'tsx'] : [],
+    });
+    const slot: Slot = { child, ready: false, batch: [], timer: undefined };
+    child.on('message', (msg: ChildMessage) => this.onMessage(slot, msg));
+    child.on('exit', (code, signal) => this.onExit(slot, code, signal));
+    return slot;
+  }
+
+  private onMessage(slot: Slot, msg: ChildMessage): void {
+    if (msg.type === 'ready') {
+      slot.ready = true;
+      this.dispatch(slot);
+    } else if (msg.type === 'result') {
+      const job = slot.batch.shift();
+      if (!job || job.jobId !== msg.jobId) return;
+      this.arm(slot);
+      this.settle(job.jobId, msg.result);
+    } else if (msg.type === 'idle') {
+      this.dispatch(slot);
+    }
+  }
+
+  private dispatch(slot: Slot): void {
+    if (!slot.ready || slot.batch.length > 0 || this.queue.length === 0 || this.closed) return;
+    // Batches shrink as the queue drains so that the last jobs spread over all processes.
+    const size = Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.opts.size * 4))));
+    slot.batch = this.queue.splice(0, size);
+    const msg: ParentMessage = { type: 'batch', jobs: slot.batch, maxRows: this.opts.maxRows };
+    slot.child.send(msg);
+    this.arm(slot);
+  }
+
+  private arm(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    if (slot.batch.length === 0) return;
+    slot.timer = setTimeout(() => this.timeout(slot), this.opts.timeoutMs);
+  }
+
+  private timeout(slot: Slot): void {
+    const job = slot.batch[0];
+    if (!job) return;
+    slot.timer = undefined;
+    this.replace(slot, {
+      status: 'timeout',
+      columns: [],
+      rows: [],
+      error: `timed out after ${this.opts.timeoutMs / 1000} s (--timeout)`,
+      ms: this.opts.timeoutMs,
+    });
+  }
+
+  private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.closed || !this.slots.includes(slot)) return;
+    this.replace(slot, {
+      status: 'error',
+      columns: [],
+      rows: [],
+      error: `the execution process died (${signal ?? `exit code ${code}`}) while running this query`,
+      ms: 0,
+    });
+  }
+
+  /** Kills the slot's process, reports its running job, requeues the rest, starts a fresh process. */
+  private replace(slot: Slot, resultForRunning: ExecResult): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.child.removeAllListeners('exit');
+    slot.child.kill('SIGKILL');
+    const [running, ...rest] = slot.batch;
+    slot.batch = [];
+    this.queue.unshift(...rest);
+    const fresh = this.spawn();
+    this.slots[index] = fresh;
+    if (running) this.settle(running.jobId, resultForRunning);
+  }
+
+  private settle(jobId: number, result: ExecResult): void {
+    this.onResult(jobId, result);
+    this.pending--;
+    if (this.pending === 0 && this.finish) {
+      const done = this.finish;
+      this.finish = undefined;
+      done();
+    }
+  }
+
+  private stop(slot: Slot): Promise<void> {
+    if (slot.timer) clearTimeout(slot.timer);
+    const child = slot.child;
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+}

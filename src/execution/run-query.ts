@@ -1,0 +1,76 @@
+import type Database from 'better-sqlite3';
+import { significantTokens } from '../sql/tokenize.js';
+import { rewriteDoubleQuoted, unresolvedDoubleQuoted } from './dqs.js';
+import type { Cell, ExecResult } from './types.js';
+
+const MAX_DQS_REWRITES = 64;
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A refusal or failure that is the query's fault, reported as an execution error. */
+class QueryError extends Error {}
+
+/**
+ * Executes one query on an open read-only connection, as a standard SQLite build would:
+ * rows as arrays (duplicate column names survive), integers exact (bigint beyond ±2^53),
+ * double-quoted literals accepted, and nothing that could change the database allowed.
+ */
+export function runQuery(db: Database.Database, sql: string, maxRows: number): ExecResult {
+  const started = process.hrtime.bigint();
+  const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
+  try {
+    if (sql.trim() === '') throw new QueryError('empty query');
+    refuseForbidden(sql);
+    const stmt = prepareWithDqsFallback(db, sql);
+    // reader: returns rows (excludes ATTACH, VACUUM INTO, CREATE, state-setting PRAGMAs);
+    // readonly: cannot write the database file (excludes PRAGMA journal_mode=..., INSERT ... RETURNING).
+    if (!stmt.reader || !stmt.readonly) {
+      throw new QueryError('refused: only read-only queries that return rows may run against a benchmark database');
+    }
+    stmt.raw(true);
+    stmt.safeIntegers(true);
+    const columns = stmt.columns().map((c) => c.name);
+    const rows: Cell[][] = [];
+    for (const row of stmt.iterate() as IterableIterator<unknown[]>) {
+      if (rows.length >= maxRows) {
+        throw new QueryError(`result too large: more than ${maxRows.toLocaleString('en-US')} rows (--max-rows)`);
+      }
+      rows.push(row.map(toCell));
+    }
+    return { status: 'ok', columns, rows, ms: elapsed() };
+  } catch (e) {
+    return { status: 'error', columns: [], rows: [], error: (e as Error).message, ms: elapsed() };
+  }
+}
+
+function toCell(v: unknown): Cell {
+  if (typeof v === 'bigint') return v <= SAFE && v >= -SAFE ? Number(v) : v;
+  if (v === null || typeof v === 'number' || typeof v === 'string') return v;
+  if (v instanceof Uint8Array) return new Uint8Array(v);
+  return String(v);
+}
+
+function refuseForbidden(sql: string): void {
+  for (const t of significantTokens(sql)) {
+    if (t.kind === 'word' && t.text.toLowerCase() === 'load_extension') {
+      throw new QueryError('refused: load_extension() may not be called');
+    }
+  }
+}
+
+function prepareWithDqsFallback(db: Database.Database, sql: string): Database.Statement {
+  let text = sql;
+  for (let i = 0; ; i++) {
+    try {
+      return db.prepare(text);
+    } catch (e) {
+      const msg = (e as Error).message;
+      if (/more than one statement/.test(msg)) {
+        throw new QueryError('refused: several statements in one query (only one SELECT may run)');
+      }
+      const unresolved = unresolvedDoubleQuoted(msg);
+      const rewritten = unresolved !== undefined && i < MAX_DQS_REWRITES ? rewriteDoubleQuoted(text, unresolved) : undefined;
+      if (rewritten === undefined) throw new QueryError(msg.replace(/ - should this be a string literal in single-quotes\?$/, ''));
+      text = rewritten;
+    }
+  }
+}
