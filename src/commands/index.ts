@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { importCommand } from './import.js';
+import { statsCommand } from './stats.js';
 
 /**
  * Every CLI verb, one module each. Keep one import per line so parallel
@@ -7,4 +8,5 @@ import { importCommand } from './import.js';
  */
 export const commands: CommandModule<object, any>[] = [
   importCommand,
+  statsCommand,
 ];

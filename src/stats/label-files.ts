@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { readItems } from '../benchmark/items.js';
+import { InputFileError } from '../errors.js';
+
+/** Per-task boolean labels from one file (true = correct / 1, false = wrong / 0). */
+export interface LabelSet {
+  file: string;
+  /** Which column or field the labels came from, for the report. */
+  source: string;
+  labels: Map<string, boolean>;
+  /** Records with no label (JSONL `correct: null`), left out. */
+  skipped: number;
+}
+
+const ID_COLUMNS = ['task_id', 'query_id', 'taskId'];
+const LABEL_COLUMNS = ['label', 'predicted_label', 'correct'];
+
+function parseLabel(raw: string): boolean | undefined {
+  const v = raw.trim().toLowerCase();
+  if (v === '1' || v === 'true' || v === 'yes') return true;
+  if (v === '0' || v === 'false' || v === 'no') return false;
+  return undefined;
+}
+
+/**
+ * CSV labels: the first present of task_id/query_id/taskId joins, the first present of
+ * label/predicted_label/correct is the label (SALUS files: 1 = correct, 0 = error).
+ */
+function readCsvLabels(file: string, text: string): LabelSet {
+  let rows: string[][];
+  try {
+    rows = parseCsv(text, { skip_empty_lines: true, relax_column_count: true }) as string[][];
+  } catch (e) {
+    throw new InputFileError(file, undefined, `not valid CSV: ${(e as Error).message}`);
+  }
+  const header = (rows[0] ?? []).map((h) => h.trim());
+  const idCol = ID_COLUMNS.find((c) => header.includes(c));
+  const labelCol = LABEL_COLUMNS.find((c) => header.includes(c));
+  if (!idCol || !labelCol) {
+    throw new InputFileError(file, 1, `CSV header needs a task id column (${ID_COLUMNS.join(' | ')}) and a label column (${LABEL_COLUMNS.join(' | ')}); found: ${header.join(', ')}`);
+  }
+  const idIdx = header.indexOf(idCol);
+  const labelIdx = header.indexOf(labelCol);
+  const labels = new Map<string, boolean>();
+  rows.slice(1).forEach((row, i) => {
+    const line = i + 2;
+    const id = (row[idIdx] ?? '').trim();
+    if (id === '') throw new InputFileError(file, line, `empty ${idCol}`);
+    const label = parseLabel(row[labelIdx] ?? '');
+    if (label === undefined) throw new InputFileError(file, line, `${labelCol} must be 0/1 or true/false (got "${row[labelIdx] ?? ''}")`);
+    if (labels.has(id)) throw new InputFileError(file, line, `task ${id} appears twice`);
+    labels.set(id, label);
+  });
+  return { file, source: `CSV column ${labelCol}`, labels, skipped: 0 };
+}
+
+/** JSONL item records; a file holding several systems needs `system` to pick one. */
+function readJsonlLabels(file: string, system: string | undefined): LabelSet {
+  const records = readItems(file);
+  const systems = [...new Set(records.map((r) => r.system))];
+  if (system !== undefined && !systems.includes(system)) {
+    throw new InputFileError(file, undefined, `no records for system "${system}" (systems: ${systems.join(', ') || 'none'})`);
+  }
+  if (system === undefined && systems.length > 1) {
+    throw new InputFileError(file, undefined, `holds ${systems.length} systems (${systems.join(', ')}); pick one with --system-a/--system-b`);
+  }
+  const chosen = system ?? systems[0];
+  const labels = new Map<string, boolean>();
+  let skipped = 0;
+  for (const r of records) {
+    if (r.system !== chosen) continue;
+    if (r.correct === null) {
+      skipped++;
+      continue;
+    }
+    if (labels.has(r.taskId)) throw new InputFileError(file, undefined, `task ${r.taskId} appears twice for system "${chosen}"`);
+    labels.set(r.taskId, r.correct);
+  }
+  return { file, source: `JSONL field correct (system ${chosen ?? 'none'})`, labels, skipped };
+}
+
+/** Reads a per-item label file: CSV by extension `.csv`, otherwise JSONL item records. */
+export function readLabelFile(file: string, opts: { system?: string } = {}): LabelSet {
+  if (/\.csv$/i.test(file)) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new InputFileError(file, undefined, `cannot read: ${(e as Error).message}`);
+    }
+    return readCsvLabels(file, text);
+  }
+  return readJsonlLabels(file, opts.system);
+}
+
+export interface JoinedLabels {
+  taskIds: string[];
+  a: boolean[];
+  b: boolean[];
+  onlyInA: string[];
+  onlyInB: string[];
+}
+
+/** Inner join on task id, in A's order; the ids found on one side only are returned too. */
+export function joinLabels(a: Map<string, boolean>, b: Map<string, boolean>): JoinedLabels {
+  const out: JoinedLabels = { taskIds: [], a: [], b: [], onlyInA: [], onlyInB: [] };
+  for (const [id, la] of a) {
+    const lb = b.get(id);
+    if (lb === undefined) out.onlyInA.push(id);
+    else {
+      out.taskIds.push(id);
+      out.a.push(la);
+      out.b.push(lb);
+    }
+  }
+  for (const id of b.keys()) if (!a.has(id)) out.onlyInB.push(id);
+  return out;
+}
