@@ -1,0 +1,66 @@
+/**
+ * Stops a run before it exceeds --max-cost-usd or --max-calls. A call is
+ * admitted only if what was spent, plus what in-flight calls may still spend,
+ * plus this call's worst case (its prompt and the full output allowance) fits:
+ * so concurrent calls can never overshoot, whatever they return.
+ */
+export class BudgetExceeded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BudgetExceeded';
+  }
+}
+
+export interface BudgetLimits {
+  maxCostUsd?: number;
+  maxCalls?: number;
+}
+
+export class Budget {
+  private spentUsd = 0;
+  private calls = 0;
+  private reservedUsd = 0;
+  private reservedCalls = 0;
+  private stopReason: string | undefined;
+
+  constructor(readonly limits: BudgetLimits) {}
+
+  /** Reserves room for one call; throws BudgetExceeded (and stays stopped) when it does not fit. */
+  reserve(worstCaseUsd: number): { commit(actualUsd: number): void; release(): void } {
+    if (this.stopReason) throw new BudgetExceeded(this.stopReason);
+    const { maxCalls, maxCostUsd } = this.limits;
+    if (maxCalls !== undefined && this.calls + this.reservedCalls + 1 > maxCalls) {
+      this.stopReason = `--max-calls ${maxCalls} reached`;
+      throw new BudgetExceeded(this.stopReason);
+    }
+    if (maxCostUsd !== undefined && this.spentUsd + this.reservedUsd + worstCaseUsd > maxCostUsd) {
+      this.stopReason = `--max-cost-usd ${maxCostUsd} reached (spent ${this.spentUsd.toFixed(4)} USD; the next call could cost up to ${worstCaseUsd.toFixed(4)})`;
+      throw new BudgetExceeded(this.stopReason);
+    }
+    this.reservedCalls += 1;
+    this.reservedUsd += worstCaseUsd;
+    let open = true;
+    const close = (): void => {
+      if (!open) return;
+      open = false;
+      this.reservedCalls -= 1;
+      this.reservedUsd -= worstCaseUsd;
+    };
+    return {
+      commit: (actualUsd: number) => {
+        close();
+        this.calls += 1;
+        this.spentUsd += actualUsd;
+      },
+      release: close,
+    };
+  }
+
+  get stopped(): string | undefined {
+    return this.stopReason;
+  }
+
+  get spent(): { usd: number; calls: number } {
+    return { usd: this.spentUsd, calls: this.calls };
+  }
+}

@@ -1,0 +1,176 @@
+import { UserError } from '../errors.js';
+import type { ExecResult } from '../execution/types.js';
+import type { Task } from '../benchmark/types.js';
+import { BudgetExceeded } from './budget.js';
+import type { LlmClient } from './llm-client.js';
+import { parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
+import type { Ambiguity, ProverAnswer, RefuterAnswer } from './parse-output.js';
+import { previewResult, DEFAULT_PREVIEW_ROWS } from './preview.js';
+import type { PromptTemplate } from './prompts.js';
+import { ProviderError } from './providers/types.js';
+import { emptyUsage, runStage } from './stages.js';
+import type { Usage } from './stages.js';
+
+/**
+ * How the cascade settled an item:
+ * - `missing` / `pred-error`: no prediction, or it failed to execute → 0, no call.
+ * - `match-upheld` / `match-overturned`: results equal under the comparator; the
+ *   Refuter in match mode looked for accidental agreement → 1 unless it overturned.
+ * - `prover-rejected`: results differ and the Prover said false → 0.
+ * - `refuter-upheld` / `refuter-overturned`: the Prover said true; the Refuter,
+ *   seeing both results, → 1 unless it overturned.
+ * - `*-unscored`: that stage gave no usable answer (invalid output after re-asks,
+ *   or the provider failed); `correct` is null and `unscored` says why.
+ * - `not-judged`: the run stopped (--max-cost-usd / --max-calls) before this item.
+ */
+export type Route =
+  | 'missing'
+  | 'pred-error'
+  | 'match-upheld'
+  | 'match-overturned'
+  | 'prover-rejected'
+  | 'refuter-upheld'
+  | 'refuter-overturned'
+  | 'match-unscored'
+  | 'prover-unscored'
+  | 'refuter-unscored'
+  | 'not-judged';
+
+export interface JudgeInput {
+  task: Task;
+  /** undefined: the system has no prediction for this task. */
+  predSql: string | undefined;
+  gold: ExecResult;
+  /** undefined when predSql is. */
+  pred: ExecResult | undefined;
+}
+
+export interface ProverRecord extends ProverAnswer {
+  promptHash: string;
+}
+
+export interface RefuterRecord extends RefuterAnswer {
+  mode: 'match' | 'full';
+  promptHash: string;
+}
+
+export interface JudgedItem extends Usage {
+  taskId: string;
+  dbId: string;
+  /** Execution accuracy under the cascade's comparator. */
+  ex: boolean;
+  /** The judge's verdict; null when unscored or not judged. */
+  correct: boolean | null;
+  route: Route;
+  /** The Refuter said the gold SQL is wrong (goldCorrect false). */
+  goldX: boolean;
+  /** The Refuter said the question is ambiguous. */
+  ambQ: boolean;
+  unscored?: string;
+  prover?: ProverRecord;
+  refuter?: RefuterRecord;
+  predError?: string;
+  goldError?: string;
+  /**
+   * The provider failed (not the model's answer): not stored as a verdict, so a
+   * re-run tries again.
+   */
+  transient?: boolean;
+}
+
+export interface JudgePrompts {
+  prover: PromptTemplate;
+  refuter: PromptTemplate;
+  refuterMatch: PromptTemplate;
+}
+
+export interface CascadeDeps {
+  client: LlmClient;
+  prompts: JudgePrompts;
+  /** Schema text for a database id (memoise: called once per item). */
+  schemaFor: (dbId: string) => string;
+  /** The comparator deciding "results equal" (the `bird` one). */
+  equal: (gold: ExecResult, pred: ExecResult) => boolean;
+  previewRows?: number;
+  /** Re-asks after an invalid answer, per stage (default 1). */
+  maxReasks?: number;
+}
+
+function base(input: JudgeInput, ex: boolean): JudgedItem {
+  const item: JudgedItem = {
+    taskId: input.task.id,
+    dbId: input.task.dbId,
+    ex,
+    correct: null,
+    route: 'not-judged',
+    goldX: false,
+    ambQ: false,
+    ...emptyUsage(),
+  };
+  if (input.gold.status !== 'ok') item.goldError = input.gold.error ?? input.gold.status;
+  if (input.pred && input.pred.status !== 'ok') item.predError = input.pred.error ?? input.pred.status;
+  return item;
+}
+
+/** Judges one (system, task) item. Throws BudgetExceeded when the run must stop, UserError on a bad key or model. */
+export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<JudgedItem> {
+  const { task, predSql, gold, pred } = input;
+  if (predSql === undefined || pred === undefined) return { ...base(input, false), correct: false, route: 'missing' };
+  if (pred.status !== 'ok') return { ...base(input, false), correct: false, route: 'pred-error' };
+
+  const ex = gold.status === 'ok' && deps.equal(gold, pred);
+  const item = base(input, ex);
+  const maxReasks = deps.maxReasks ?? 1;
+  const rows = deps.previewRows ?? DEFAULT_PREVIEW_ROWS;
+  const common = {
+    schema: deps.schemaFor(task.dbId),
+    question: task.question,
+    evidence: task.evidence.trim() === '' ? '(none)' : task.evidence,
+    pred_sql: predSql.trim(),
+    gold_sql: task.goldSql.trim(),
+  };
+  let stage: 'match' | 'prover' | 'refuter' = ex ? 'match' : 'prover';
+  try {
+    if (ex) {
+      const r = await runStage(deps.client, deps.prompts.refuterMatch, common, parseRefuterAnswer, maxReasks, item);
+      if (!r.ok) return { ...item, route: 'match-unscored', unscored: r.problem };
+      return refuterVerdict(item, r.answer, 'match', deps.prompts.refuterMatch.hash);
+    }
+    const predPreview = previewResult(pred, { maxRows: rows });
+    const p = await runStage(deps.client, deps.prompts.prover, { ...common, pred_result: predPreview }, parseProverAnswer, maxReasks, item);
+    if (!p.ok) return { ...item, route: 'prover-unscored', unscored: p.problem };
+    item.prover = { ...p.answer, promptHash: deps.prompts.prover.hash };
+    if (!p.answer.verdict) return { ...item, correct: false, route: 'prover-rejected' };
+    stage = 'refuter';
+    const r = await runStage(
+      deps.client,
+      deps.prompts.refuter,
+      { ...common, pred_result: predPreview, gold_result: previewResult(gold, { maxRows: rows }), prover_reason: p.answer.reason },
+      parseRefuterAnswer,
+      maxReasks,
+      item,
+    );
+    if (!r.ok) return { ...item, route: 'refuter-unscored', unscored: r.problem };
+    return refuterVerdict(item, r.answer, 'full', deps.prompts.refuter.hash);
+  } catch (e) {
+    if (e instanceof BudgetExceeded) throw e;
+    if (e instanceof ProviderError) {
+      if (e.status === 401 || e.status === 403) throw new UserError(`the ${deps.client.provider.name} API refused the credentials (${e.message}); check the API key variable.`);
+      if (e.status === 404) throw new UserError(`the ${deps.client.provider.name} API does not know model "${deps.client.model}" (${e.message}).`);
+      return { ...item, route: `${stage}-unscored`, unscored: `provider error: ${e.message}`, transient: true };
+    }
+    throw e;
+  }
+}
+
+function refuterVerdict(item: JudgedItem, a: RefuterAnswer, mode: 'match' | 'full', promptHash: string): JudgedItem {
+  const route: Route = mode === 'match' ? (a.overturn ? 'match-overturned' : 'match-upheld') : a.overturn ? 'refuter-overturned' : 'refuter-upheld';
+  return {
+    ...item,
+    correct: !a.overturn,
+    route,
+    goldX: !a.goldCorrect,
+    ambQ: a.ambiguity === ('question' satisfies Ambiguity),
+    refuter: { ...a, mode, promptHash },
+  };
+}

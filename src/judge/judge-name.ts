@@ -1,0 +1,17 @@
+/**
+ * Judges are named `<model>-<snapshot date>` so versions can be told apart:
+ * a dated model id (gpt-4o-2024-08-06) is its own name; otherwise the
+ * snapshot the user names, else the dated version the API reported, else the
+ * date of the run (an undated alias means "whatever the vendor served that day").
+ */
+const DATED = /(\d{4}-\d{2}-\d{2}|\d{8})$/;
+
+export function judgeName(model: string, opts: { snapshot?: string; resolvedModel?: string; runDate?: Date } = {}): string {
+  const m = model.replace(/^models\//, '');
+  if (DATED.test(m)) return m;
+  if (opts.snapshot) return `${m}-${opts.snapshot}`;
+  const resolved = opts.resolvedModel?.replace(/^models\//, '');
+  if (resolved && resolved.startsWith(m) && DATED.test(resolved)) return resolved;
+  const d = (opts.runDate ?? new Date()).toISOString().slice(0, 10);
+  return `${m}-${d}`;
+}

@@ -1,0 +1,96 @@
+import type { RunStore } from '../store/run-store.js';
+import { sha256 } from './hash.js';
+import type { ChatMessage, Sampling, TokenUsage } from './providers/types.js';
+
+/** What identifies a call. The API key is deliberately not part of it. */
+export interface CallKeyParts {
+  provider: string;
+  baseUrl: string;
+  model: string;
+  promptHash: string;
+  messages: ChatMessage[];
+  sampling: Sampling;
+}
+
+export interface CachedCall {
+  text: string;
+  usage: TokenUsage;
+  costUsd: number;
+  latencyMs: number;
+  attempts: number;
+  resolvedModel?: string;
+}
+
+export function callKey(p: CallKeyParts): string {
+  return sha256(
+    JSON.stringify([p.provider, p.baseUrl, p.model, p.promptHash, p.messages, p.sampling.temperature, p.sampling.maxOutputTokens]),
+  );
+}
+
+/**
+ * The LLM response cache in the run store. Each response is committed as soon
+ * as it arrives (autocommit), so a run killed with SIGKILL loses no paid call.
+ */
+export class LlmCache {
+  private readonly getStmt;
+  private readonly putStmt;
+
+  constructor(store: RunStore) {
+    store.db.exec(`CREATE TABLE IF NOT EXISTS llm_calls (
+      key TEXT PRIMARY KEY,
+      provider TEXT NOT NULL,
+      base_url TEXT NOT NULL,
+      model TEXT NOT NULL,
+      prompt_hash TEXT NOT NULL,
+      messages TEXT NOT NULL,
+      sampling TEXT NOT NULL,
+      response TEXT NOT NULL,
+      resolved_model TEXT,
+      input_tokens INTEGER NOT NULL,
+      output_tokens INTEGER NOT NULL,
+      cost_usd REAL NOT NULL,
+      latency_ms REAL NOT NULL,
+      attempts INTEGER NOT NULL,
+      created_at TEXT NOT NULL
+    )`);
+    this.getStmt = store.db.prepare('SELECT response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts FROM llm_calls WHERE key = ?');
+    this.putStmt = store.db.prepare(`INSERT OR REPLACE INTO llm_calls
+      (key, provider, base_url, model, prompt_hash, messages, sampling, response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, created_at)
+      VALUES (@key, @provider, @baseUrl, @model, @promptHash, @messages, @sampling, @response, @resolvedModel, @inputTokens, @outputTokens, @costUsd, @latencyMs, @attempts, @createdAt)`);
+  }
+
+  get(key: string): CachedCall | undefined {
+    const r = this.getStmt.get(key) as
+      | { response: string; resolved_model: string | null; input_tokens: number; output_tokens: number; cost_usd: number; latency_ms: number; attempts: number }
+      | undefined;
+    if (!r) return undefined;
+    return {
+      text: r.response,
+      usage: { inputTokens: r.input_tokens, outputTokens: r.output_tokens },
+      costUsd: r.cost_usd,
+      latencyMs: r.latency_ms,
+      attempts: r.attempts,
+      resolvedModel: r.resolved_model ?? undefined,
+    };
+  }
+
+  put(key: string, parts: CallKeyParts, call: CachedCall): void {
+    this.putStmt.run({
+      key,
+      provider: parts.provider,
+      baseUrl: parts.baseUrl,
+      model: parts.model,
+      promptHash: parts.promptHash,
+      messages: JSON.stringify(parts.messages),
+      sampling: JSON.stringify(parts.sampling),
+      response: call.text,
+      resolvedModel: call.resolvedModel ?? null,
+      inputTokens: call.usage.inputTokens,
+      outputTokens: call.usage.outputTokens,
+      costUsd: call.costUsd,
+      latencyMs: call.latencyMs,
+      attempts: call.attempts,
+      createdAt: new Date().toISOString(),
+    });
+  }
+}

@@ -1,0 +1,119 @@
+import { Budget } from './budget.js';
+import { LlmCache, callKey } from './llm-cache.js';
+import type { CachedCall, CallKeyParts } from './llm-cache.js';
+import { createLimiter } from './limit.js';
+import { costUsd } from './pricing.js';
+import type { Price } from './pricing.js';
+import { DEFAULT_RETRY, realSleep, withRetries } from './retry.js';
+import type { RetryPolicy, Sleep } from './retry.js';
+import type { ChatMessage, LlmProvider, Sampling } from './providers/types.js';
+
+export interface LlmClientOptions {
+  provider: LlmProvider;
+  model: string;
+  sampling?: Sampling;
+  /** Per-call (per-attempt) timeout in ms (default 120 000). */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  cache?: LlmCache;
+  budget?: Budget;
+  /** undefined: the price is unknown and costs are reported as 0. */
+  price?: Price;
+  /** Calls in flight at once (default 4). */
+  concurrency?: number;
+  sleep?: Sleep;
+}
+
+export interface CallResult extends CachedCall {
+  /** Answered from the run store: no request was made now. */
+  cached: boolean;
+}
+
+/** What this process actually did (cache hits cost nothing). */
+export interface ClientStats {
+  requests: number;
+  cacheHits: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export const DEFAULT_SAMPLING: Sampling = { temperature: 0, maxOutputTokens: 2048 };
+
+/**
+ * Every judge call goes through here: cache lookup, budget admission,
+ * concurrency limit, retries, cost. Deterministic sampling (temperature 0) by
+ * default so a cached answer is the answer a re-run would want.
+ */
+export class LlmClient {
+  readonly provider: LlmProvider;
+  readonly model: string;
+  readonly sampling: Sampling;
+  readonly stats: ClientStats = { requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  /** The first dated model version an API reported, for naming the judge. */
+  resolvedModel: string | undefined;
+  private readonly limit;
+
+  constructor(private readonly opts: LlmClientOptions) {
+    this.provider = opts.provider;
+    this.model = opts.model;
+    this.sampling = opts.sampling ?? DEFAULT_SAMPLING;
+    this.limit = createLimiter(opts.concurrency ?? 4);
+  }
+
+  async call(promptHash: string, messages: ChatMessage[]): Promise<CallResult> {
+    const parts: CallKeyParts = {
+      provider: this.provider.name,
+      baseUrl: this.provider.baseUrl,
+      model: this.model,
+      promptHash,
+      messages,
+      sampling: this.sampling,
+    };
+    const key = callKey(parts);
+    const hit = this.opts.cache?.get(key);
+    if (hit) {
+      this.stats.cacheHits += 1;
+      this.noteModel(hit.resolvedModel);
+      return { ...hit, cached: true };
+    }
+    // Worst case: ~3 characters per prompt token and the full output allowance.
+    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
+    const worst = costUsd({ inputTokens: Math.ceil(promptChars / 3), outputTokens: this.sampling.maxOutputTokens }, this.opts.price);
+    const ticket = this.opts.budget?.reserve(worst);
+    try {
+      const result = await this.limit(async () => {
+        const t0 = performance.now();
+        const { value, attempts } = await withRetries(
+          () => this.provider.complete({ model: this.model, messages, sampling: this.sampling, timeoutMs: this.opts.timeoutMs ?? 120_000 }),
+          this.opts.retry ?? DEFAULT_RETRY,
+          this.opts.sleep ?? realSleep,
+        );
+        const call: CachedCall = {
+          text: value.text,
+          usage: value.usage,
+          costUsd: costUsd(value.usage, this.opts.price),
+          latencyMs: Math.round(performance.now() - t0),
+          attempts,
+          resolvedModel: value.resolvedModel,
+        };
+        return call;
+      });
+      ticket?.commit(result.costUsd);
+      this.opts.cache?.put(key, parts, result);
+      this.stats.requests += 1;
+      this.stats.inputTokens += result.usage.inputTokens;
+      this.stats.outputTokens += result.usage.outputTokens;
+      this.stats.costUsd += result.costUsd;
+      this.noteModel(result.resolvedModel);
+      return { ...result, cached: false };
+    } catch (e) {
+      ticket?.release();
+      throw e;
+    }
+  }
+
+  private noteModel(m: string | undefined): void {
+    if (this.resolvedModel === undefined && m && /\d{4}-?\d{2}-?\d{2}/.test(m)) this.resolvedModel = m;
+  }
+}

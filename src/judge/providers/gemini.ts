@@ -1,0 +1,96 @@
+import { ApiError, GoogleGenAI } from '@google/genai';
+import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
+import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
+
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+/**
+ * Gemini generateContent through @google/genai (v2; the old @google/generative-ai
+ * is past end of life). The key travels in the x-goog-api-key header. The SDK
+ * retries only when given retryOptions, which we never pass: ../llm-client.ts retries.
+ */
+export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; apiVersion?: string }): LlmProvider {
+  const baseUrl = opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
+  const ai = new GoogleGenAI({
+    apiKey: opts.apiKey,
+    httpOptions: { baseUrl, apiVersion: opts.apiVersion ?? 'v1beta' },
+  });
+  return {
+    name: 'gemini',
+    baseUrl,
+    async complete(req: LlmRequest): Promise<LlmResponse> {
+      // ApiError carries only status and body, so a per-call fetch wrapper keeps Retry-After.
+      let retryAfter: string | null = null;
+      const fetchKeepingRetryAfter: typeof fetch = async (input, init) => {
+        const r = await fetch(input, init);
+        retryAfter = r.headers.get('retry-after');
+        return r;
+      };
+      const signal = AbortSignal.timeout(req.timeoutMs);
+      const { system, contents } = toGemini(req.messages);
+      try {
+        const res = await ai.models.generateContent({
+          model: req.model,
+          contents,
+          config: {
+            systemInstruction: system,
+            temperature: req.sampling.temperature,
+            maxOutputTokens: req.sampling.maxOutputTokens,
+            abortSignal: signal,
+            httpOptions: { baseUrl, apiVersion: opts.apiVersion ?? 'v1beta', timeout: req.timeoutMs, fetch: fetchKeepingRetryAfter },
+          },
+        });
+        const text = res.candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('');
+        if (typeof text !== 'string' || res.candidates === undefined) {
+          throw new ProviderError('bad-response', 'the response has no candidates[0].content');
+        }
+        const u = res.usageMetadata;
+        return {
+          text,
+          usage: {
+            inputTokens: u?.promptTokenCount ?? 0,
+            // Thinking tokens are billed as output.
+            outputTokens: (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0),
+          },
+          resolvedModel: res.modelVersion,
+        };
+      } catch (e) {
+        throw classifyGeminiError(e, req.timeoutMs, signal, retryAfter);
+      }
+    },
+  };
+}
+
+function toGemini(messages: ChatMessage[]): {
+  system: string | undefined;
+  contents: { role: 'user' | 'model'; parts: { text: string }[] }[];
+} {
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const contents = messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({ role: m.role === 'assistant' ? ('model' as const) : ('user' as const), parts: [{ text: m.content }] }));
+  return { system: system === '' ? undefined : system, contents };
+}
+
+/** Gemini puts the wait in the body too: error.details[].retryDelay = "7s". */
+function retryDelayFromBody(message: string): number | undefined {
+  const m = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message);
+  return m ? Math.round(Number(m[1]) * 1000) : undefined;
+}
+
+function classifyGeminiError(e: unknown, timeoutMs: number, signal: AbortSignal, retryAfter: string | null): ProviderError {
+  if (e instanceof ProviderError) return e;
+  if (e instanceof ApiError) {
+    return new ProviderError(kindForStatus(e.status), `HTTP ${e.status}: ${cleanMessage(e.message)}`, {
+      status: e.status,
+      retryAfterMs: parseRetryAfter(retryAfter) ?? retryDelayFromBody(e.message),
+    });
+  }
+  const name = e instanceof Error ? e.name : '';
+  if (signal.aborted || name === 'AbortError' || name === 'TimeoutError') {
+    return new ProviderError('timeout', `no answer within ${timeoutMs} ms`);
+  }
+  if (e instanceof SyntaxError) return new ProviderError('bad-response', cleanMessage(e.message));
+  if (e instanceof TypeError) return new ProviderError('network', cleanMessage(e.message));
+  return new ProviderError('bad-response', cleanMessage(e instanceof Error ? e.message : String(e)));
+}

@@ -1,0 +1,65 @@
+import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
+import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * OpenAI chat completions through the official SDK, so any OpenAI-compatible
+ * server (vLLM, Ollama, llama.cpp) works with a base URL. The SDK's own retries
+ * are off: ../llm-client.ts retries, with one policy for all providers.
+ */
+export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string }): LlmProvider {
+  const baseUrl = opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
+  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: baseUrl, maxRetries: 0 });
+  return {
+    name: 'openai',
+    baseUrl,
+    async complete(req: LlmRequest): Promise<LlmResponse> {
+      let res: OpenAI.Chat.Completions.ChatCompletion;
+      try {
+        res = await client.chat.completions.create(
+          {
+            model: req.model,
+            messages: req.messages,
+            temperature: req.sampling.temperature,
+            max_completion_tokens: req.sampling.maxOutputTokens,
+          },
+          { timeout: req.timeoutMs, maxRetries: 0 },
+        );
+      } catch (e) {
+        throw classifyOpenAiError(e, req.timeoutMs);
+      }
+      // A 200 whose body is not a chat completion (a proxy's HTML page, a truncated body).
+      const choice = Array.isArray(res?.choices) ? res.choices[0] : undefined;
+      const text = choice?.message?.content;
+      if (typeof text !== 'string') {
+        throw new ProviderError('bad-response', 'the response has no choices[0].message.content');
+      }
+      return {
+        text,
+        usage: {
+          inputTokens: res.usage?.prompt_tokens ?? 0,
+          outputTokens: res.usage?.completion_tokens ?? 0,
+        },
+        resolvedModel: typeof res.model === 'string' ? res.model : undefined,
+      };
+    },
+  };
+}
+
+function classifyOpenAiError(e: unknown, timeoutMs: number): ProviderError {
+  if (e instanceof ProviderError) return e;
+  if (e instanceof APIConnectionTimeoutError || e instanceof APIUserAbortError) {
+    return new ProviderError('timeout', `no answer within ${timeoutMs} ms`);
+  }
+  if (e instanceof APIConnectionError) return new ProviderError('network', cleanMessage(e.message));
+  if (e instanceof APIError && typeof e.status === 'number') {
+    return new ProviderError(kindForStatus(e.status), `HTTP ${e.status}: ${cleanMessage(e.message)}`, {
+      status: e.status,
+      retryAfterMs: parseRetryAfter(e.headers?.get('retry-after')),
+    });
+  }
+  // The SDK raises a SyntaxError-like error when a 200 body is not JSON.
+  return new ProviderError('bad-response', cleanMessage(e instanceof Error ? e.message : String(e)));
+}

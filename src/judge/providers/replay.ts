@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { InputFileError } from '../../errors.js';
+import { sha256 } from '../hash.js';
+import { ProviderError } from './types.js';
+import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
+
+/**
+ * Answers from a JSONL file of recorded responses, for offline demos and
+ * reproducible examples. Each line: `{"text": "...", "requestHash"?: "...",
+ * "contains"?: ["..."], "inputTokens"?: n, "outputTokens"?: n, "model"?: "..."}`.
+ * A line with `requestHash` answers exactly that request (see `replayRequestHash`);
+ * a line with `contains` answers the first request whose messages hold every
+ * string. Lines are tried in file order; a request nothing answers is a client
+ * error (the item becomes unscored, never guessed).
+ */
+export interface ReplayEntry {
+  text: string;
+  requestHash?: string;
+  contains?: string[];
+  inputTokens?: number;
+  outputTokens?: number;
+  model?: string;
+}
+
+export function replayRequestHash(model: string, messages: ChatMessage[]): string {
+  return sha256(JSON.stringify({ model, messages }));
+}
+
+export function readReplayFile(file: string): ReplayEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputFileError(file, undefined, `cannot read the replay file: ${(e as Error).message}`);
+  }
+  const out: ReplayEntry[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      throw new InputFileError(file, i + 1, 'not JSON (expected one recorded response per line)');
+    }
+    const r = v as Partial<ReplayEntry> | null;
+    if (r === null || typeof r !== 'object' || typeof r.text !== 'string') {
+      throw new InputFileError(file, i + 1, 'expected an object with a string "text"');
+    }
+    if (r.requestHash === undefined && !Array.isArray(r.contains)) {
+      throw new InputFileError(file, i + 1, 'needs "requestHash" or a "contains" array to say which request it answers');
+    }
+    out.push(r as ReplayEntry);
+  });
+  return out;
+}
+
+export function createReplayProvider(opts: { file: string }): LlmProvider {
+  const entries = readReplayFile(opts.file);
+  return {
+    name: 'replay',
+    baseUrl: `replay:${opts.file}`,
+    async complete(req: LlmRequest): Promise<LlmResponse> {
+      const hash = replayRequestHash(req.model, req.messages);
+      const all = req.messages.map((m) => m.content).join('\n');
+      const hit =
+        entries.find((e) => e.requestHash === hash) ??
+        entries.find((e) => e.requestHash === undefined && (e.contains ?? []).every((s) => all.includes(s)));
+      if (!hit) throw new ProviderError('client', `no recorded response in ${opts.file} answers this request (hash ${hash.slice(0, 16)})`);
+      return {
+        text: hit.text,
+        usage: { inputTokens: hit.inputTokens ?? 0, outputTokens: hit.outputTokens ?? 0 },
+        resolvedModel: hit.model,
+      };
+    },
+  };
+}

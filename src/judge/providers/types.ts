@@ -1,0 +1,92 @@
+/**
+ * One small interface in front of every LLM API. A provider makes exactly one
+ * HTTP request per `complete` call: retries, caching, budgets and concurrency
+ * live in ../llm-client.ts so they behave the same for every provider.
+ */
+export type ProviderName = 'openai' | 'gemini' | 'replay';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Sampling parameters; part of the cache key, so keep them explicit. */
+export interface Sampling {
+  temperature: number;
+  maxOutputTokens: number;
+}
+
+export interface LlmRequest {
+  model: string;
+  messages: ChatMessage[];
+  sampling: Sampling;
+  /** Per-call timeout in milliseconds; the provider must give up after it. */
+  timeoutMs: number;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  usage: TokenUsage;
+  /** The model version the API says answered (OpenAI `model`, Gemini `modelVersion`), when it says. */
+  resolvedModel?: string;
+}
+
+export interface LlmProvider {
+  readonly name: ProviderName;
+  /** The endpoint, for the cache key and messages (never carries a key). */
+  readonly baseUrl: string;
+  complete(req: LlmRequest): Promise<LlmResponse>;
+}
+
+export type ProviderErrorKind = 'rate-limit' | 'server' | 'timeout' | 'network' | 'bad-response' | 'client';
+
+/**
+ * A failed call, classified so the retry policy need not know any SDK.
+ * Messages are built from status codes and server text, never from request headers.
+ */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | undefined;
+  /** From Retry-After (or Gemini's RetryInfo), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number } = {}) {
+    super(message);
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = opts.status;
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return this.kind !== 'client';
+  }
+}
+
+/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value == null || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return undefined;
+  return Math.max(0, t - now);
+}
+
+/** Classifies an HTTP status the same way for every provider. */
+export function kindForStatus(status: number): ProviderErrorKind {
+  if (status === 429) return 'rate-limit';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server';
+  return 'client';
+}
+
+/** Keeps error text short and free of anything that looks like a credential. */
+export function cleanMessage(text: string, max = 300): string {
+  const scrubbed = text.replace(/(sk-[A-Za-z0-9_-]{6,}|AIza[0-9A-Za-z_-]{10,}|Bearer\s+\S+)/g, '[redacted]');
+  return scrubbed.length > max ? scrubbed.slice(0, max) + '…' : scrubbed;
+}

@@ -1,0 +1,60 @@
+import type { LlmClient } from './llm-client.js';
+import type { Parsed } from './parse-output.js';
+import type { PromptTemplate } from './prompts.js';
+import { renderPrompt } from './prompts.js';
+import type { ChatMessage } from './providers/types.js';
+
+/** Calls, tokens, cost and latency spent on one item (re-asks included). */
+export interface Usage {
+  calls: number;
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+}
+
+export function emptyUsage(): Usage {
+  return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 };
+}
+
+export type StageResult<T> = { ok: true; answer: T } | { ok: false; problem: string };
+
+/**
+ * One judge stage: render, call, parse; on an invalid answer re-ask up to
+ * `maxReasks` times, showing the model its answer and what was wrong with it.
+ * Still invalid → not ok, with the reason (the item becomes unscored).
+ * Provider failures and budget stops propagate to the caller.
+ */
+export async function runStage<T>(
+  client: LlmClient,
+  template: PromptTemplate,
+  values: Record<string, string>,
+  parse: (text: string) => Parsed<T>,
+  maxReasks: number,
+  usage: Usage,
+): Promise<StageResult<T>> {
+  let messages: ChatMessage[] = renderPrompt(template, values);
+  let problem = '';
+  for (let attempt = 0; attempt <= maxReasks; attempt++) {
+    const res = await client.call(template.hash, messages);
+    usage.calls += 1;
+    if (res.cached) usage.cachedCalls += 1;
+    usage.inputTokens += res.usage.inputTokens;
+    usage.outputTokens += res.usage.outputTokens;
+    usage.costUsd += res.costUsd;
+    usage.latencyMs += res.latencyMs;
+    const parsed = parse(res.text);
+    if (parsed.ok) return { ok: true, answer: parsed.value };
+    problem = parsed.problem;
+    messages = [
+      ...messages,
+      { role: 'assistant', content: res.text },
+      {
+        role: 'user',
+        content: `Your answer could not be used: ${problem}. Reply again with only the JSON object in the format asked for, and nothing else.`,
+      },
+    ];
+  }
+  return { ok: false, problem: `${template.name}: invalid answer after ${maxReasks + 1} attempts (${problem})` };
+}

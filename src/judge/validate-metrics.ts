@@ -1,0 +1,69 @@
+import { cohenKappa, detectorMetrics } from '../stats/agreement.js';
+import { bootstrapInterval, type BootstrapOptions } from '../stats/bootstrap.js';
+import type { Confusion } from '../stats/confusion.js';
+
+/**
+ * Agreement of a judge with the human verdicts on the items it covers. Positive class:
+ * "the prediction is correct", so precision is the share of the judge's passes that humans
+ * also pass, recall the share of human-correct items the judge passes, and the over-flag
+ * rate (human-correct items the judge rejects) is 1 − recall.
+ */
+export const METRICS = ['accuracy', 'kappa', 'mcc', 'f1', 'precision', 'recall', 'overFlagRate'] as const;
+export type MetricName = (typeof METRICS)[number];
+
+export interface MetricBlock {
+  /** Items with a verdict (the metrics' denominator). */
+  n: number;
+  /** Items of the subset. */
+  items: number;
+  /** n / items. */
+  coverage: number;
+  accuracy: number;
+  kappa: number;
+  mcc: number;
+  f1: number;
+  precision: number;
+  recall: number;
+  overFlagRate: number;
+  /** Percentile-bootstrap intervals [low, high] of each metric. */
+  ci: Record<MetricName, [number, number]>;
+  confusion: Confusion;
+}
+
+/** Per item cell code (0 tp, 1 fp, 2 fn, 3 tn), human as truth. */
+export function cellCodes(human: readonly boolean[], judge: readonly boolean[]): Uint8Array {
+  const cells = new Uint8Array(human.length);
+  for (let i = 0; i < human.length; i++) cells[i] = human[i] ? (judge[i] ? 0 : 2) : judge[i] ? 1 : 3;
+  return cells;
+}
+
+export function tableOf(cells: Uint8Array, idx: Uint32Array): Confusion {
+  const t = [0, 0, 0, 0];
+  for (let i = 0; i < idx.length; i++) t[cells[idx[i]!]!]!++;
+  return { tp: t[0]!, fp: t[1]!, fn: t[2]!, tn: t[3]! };
+}
+
+export function metricOf(name: MetricName, c: Confusion): number {
+  if (name === 'kappa') return cohenKappa(c);
+  const d = detectorMetrics(c);
+  if (name === 'overFlagRate') return 1 - d.recall;
+  return d[name];
+}
+
+/** The metric block of one judge (or ensemble) on one subset; bootstrap seeded per call. */
+export function metricBlock(human: readonly boolean[], judge: readonly boolean[], items: number, boot: BootstrapOptions): MetricBlock {
+  const cells = cellCodes(human, judge);
+  const n = cells.length;
+  const all = new Uint32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  const confusion = tableOf(cells, all);
+  const ci = {} as Record<MetricName, [number, number]>;
+  const point = {} as Record<MetricName, number>;
+  for (const m of METRICS) {
+    // Same seed for every metric: all intervals come from the same resamples.
+    const iv = bootstrapInterval(n, (idx) => metricOf(m, tableOf(cells, idx)), boot);
+    point[m] = n === 0 ? NaN : metricOf(m, confusion);
+    ci[m] = [iv.low, iv.high];
+  }
+  return { n, items, coverage: items === 0 ? NaN : n / items, ...point, ci, confusion };
+}
