@@ -17,9 +17,8 @@ import { roganGladen } from '../stats/prevalence.js';
 // ---- flag validation -------------------------------------------------------------------
 
 function count(name: string, v: number | undefined): number {
-  if (v === undefined || !Number.isInteger(v) || v < 0) {
-    throw new UserError(`--${name} must be a non-negative whole number (got ${v === undefined ? 'nothing' : String(v)})`);
-  }
+  if (v === undefined) throw new UserError(`missing --${name} (a non-negative whole number)`);
+  if (!Number.isInteger(v) || v < 0) throw new UserError(`--${name} must be a non-negative whole number (got ${String(v)})`);
   return v;
 }
 
