@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { importCommand } from './import.js';
 import { statsCommand } from './stats.js';
+import { leaderboardCommand } from './leaderboard.js';
 
 /**
  * Every CLI verb, one module each. Keep one import per line so parallel
@@ -9,4 +10,5 @@ import { statsCommand } from './stats.js';
 export const commands: CommandModule<object, any>[] = [
   importCommand,
   statsCommand,
+  leaderboardCommand,
 ];

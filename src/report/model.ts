@@ -127,6 +127,11 @@ export interface Section {
   table?: Table;
   /** Plots appear only in HTML; text formats skip them. */
   plots?: Plot[];
+  /**
+   * A long detail table (e.g. every pair of systems): the terminal renderer prints only the
+   * title and a pointer to --md/--html/--json; Markdown and HTML show it in full.
+   */
+  detail?: boolean;
 }
 
 export interface Report {

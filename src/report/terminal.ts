@@ -8,6 +8,8 @@ export function renderTerminalTable(table: Table): string {
     head: table.columns.map((c) => c.header),
     colAligns: table.columns.map((c) => columnAlign(c, table.rows)),
     style: { head: [], border: [] },
+    // No rule between body rows: long leaderboards stay readable and half as tall.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const row of table.rows) t.push(table.columns.map((c) => formatCell(row[c.key], c)));
   return t.toString();
@@ -22,7 +24,11 @@ export function renderTerminal(report: Report): string {
   for (const section of report.sections) {
     out.push('', section.title);
     for (const note of section.notes ?? []) out.push(`  ${note}`);
-    if (section.table) out.push(renderTerminalTable(section.table));
+    if (section.table && section.detail) {
+      out.push(`  (${section.table.rows.length} rows: see --md, --html or --json)`);
+    } else if (section.table) {
+      out.push(renderTerminalTable(section.table));
+    }
   }
   return out.join('\n') + '\n';
 }

@@ -1,0 +1,81 @@
+import type { CommandModule } from 'yargs';
+import { readBoardCsv } from '../benchmark/board-csv.js';
+import { readErrorFlags } from '../benchmark/error-flags.js';
+import { readItems } from '../benchmark/items.js';
+import { UserError } from '../errors.js';
+import { boardJson, boardReport } from '../report/leaderboard-board.js';
+import { itemsJson, itemsReport } from '../report/leaderboard-items.js';
+import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { analyseBoard } from '../stats/board-gaps.js';
+import { itemsLeaderboard } from '../stats/leaderboard.js';
+
+interface LeaderboardArgs extends ReportOptions {
+  files?: string[];
+  items?: string[];
+  flags?: string;
+  board?: string;
+  top: number;
+  n?: number;
+  flawed?: number;
+  'error-rate'?: number;
+  confidence: number;
+  seed: number;
+  iterations: number;
+}
+
+/** A stats RangeError (bad --n, --flawed, …) is the user's to fix: say so without a stack trace. */
+function userRange<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) throw new UserError(e.message);
+    throw e;
+  }
+}
+
+export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
+  command: 'leaderboard [files..]',
+  describe: 'Rank systems with intervals and significance, from per-item verdicts or a published board (--board)',
+  builder: (y) =>
+    addReportOptions(
+      y
+        .positional('files', { type: 'string', array: true, describe: 'Per-item verdict files (JSONL from score/judge --items)' })
+        .option('items', { type: 'string', array: true, describe: 'More per-item verdict files' })
+        .option('flags', { type: 'string', describe: 'SALUS flags CSV task_id,predicted_label (0 = wrong gold): adds clean-subset accuracy and g*' })
+        .option('board', { type: 'string', describe: 'Leaderboard CSV (system|model, dev, test in percent) instead of verdicts' })
+        .option('top', { type: 'number', default: 30, describe: '--board: analyse the top K systems by test' })
+        .option('n', { type: 'number', describe: 'Benchmark size N for g* (--board: required)' })
+        .option('flawed', { type: 'number', describe: 'Tasks with wrong gold, e (for g*)' })
+        .option('error-rate', { type: 'number', describe: 'Or the error rate e/N as a fraction (for g*)' })
+        .option('confidence', { type: 'number', default: 0.95, describe: 'Confidence for intervals, tests and g*' })
+        .option('seed', { type: 'number', default: 42, describe: 'Bootstrap seed' })
+        .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
+        .example('$0 leaderboard --board overall-ex.csv --n 1534 --flawed 564', 'Which BIRD gaps exceed the noise threshold')
+        .example('$0 leaderboard a.jsonl b.jsonl --flags frontier_spider.csv --html board.html', 'Per-item leaderboard with an HTML report'),
+    ) as never,
+  handler: (argv) => {
+    const itemFiles = [...(argv.files ?? []), ...(argv.items ?? [])];
+    if (argv.board !== undefined) {
+      if (itemFiles.length || argv.flags) throw new UserError('--board analyses a published leaderboard; do not combine it with verdict files or --flags');
+      if (argv.n === undefined || (argv.flawed === undefined && argv['error-rate'] === undefined)) {
+        throw new UserError('--board needs --n N and --flawed E or --error-rate R (SALUS on BIRD dev: --n 1534 --flawed 564)');
+      }
+      const board = readBoardCsv(argv.board);
+      if (board.rows.length === 0) throw new UserError(`${argv.board}: no row has both a dev and a test score`);
+      const { n, flawed, top, confidence } = argv;
+      const analysis = userRange(() => analyseBoard({ entries: board.rows, top, n, flawed, errorRate: argv['error-rate'], confidence }));
+      const ctx = { file: argv.board, board };
+      emitReport(boardReport(analysis, ctx), boardJson(analysis, ctx), argv);
+      return;
+    }
+    if (itemFiles.length === 0) throw new UserError('give per-item verdict files (from `score --items`), or --board FILE');
+    if (argv.n !== undefined) throw new UserError('--n is for --board; with verdict files N is the number of tasks');
+    const sources = itemFiles.map((file) => ({ file, records: readItems(file) }));
+    const flags = argv.flags !== undefined ? readErrorFlags(argv.flags) : undefined;
+    const { seed, iterations, confidence, flawed } = argv;
+    const lb = userRange(() => itemsLeaderboard({ sources, flags, flawed, errorRate: argv['error-rate'], seed, iterations, confidence }));
+    if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
+    const ctx = { files: itemFiles, flagsFile: argv.flags };
+    emitReport(itemsReport(lb, ctx), itemsJson(lb, ctx), argv);
+  },
+};

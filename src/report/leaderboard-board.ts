@@ -1,0 +1,182 @@
+import type { BoardFile } from '../benchmark/board-csv.js';
+import type { BoardAnalysis } from '../stats/board-gaps.js';
+import { formatPercent } from './format.js';
+import type { MatrixCell, Report, Section } from './model.js';
+
+export interface BoardContext {
+  file: string;
+  board: BoardFile;
+}
+
+const pts = (x: number, digits = 2): string => `${(x * 100).toFixed(digits)}`;
+
+/** The `--json` object of `leaderboard --board`: fractions throughout. */
+export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, unknown> {
+  return {
+    mode: 'board',
+    file: ctx.file,
+    n: a.gap.n,
+    flawed: a.gap.flawed,
+    errorRate: a.gap.errorRate,
+    confidence: a.gap.confidence,
+    z: a.gap.z,
+    sigmaGap: a.sigmaGap,
+    threshold: a.threshold,
+    tauB: a.tauB,
+    expectedTau: a.expectedTau,
+    top: a.systems[0]?.name ?? null,
+    indistinguishableFromTop: a.indistinguishableFromTop,
+    exceedingPairs: a.exceedingPairs,
+    totalPairs: a.pairs.length,
+    available: a.available,
+    analysed: a.analysed,
+    systems: a.systems,
+    pairs: a.pairs,
+    skipped: ctx.board.skipped,
+    renamed: ctx.board.renamed,
+    methods: {
+      threshold: a.gap.method,
+      testInterval: a.systems[0]?.testInterval.method ?? null,
+      tauB: 'Kendall tau-b between dev and test scores of the analysed systems',
+      expectedTau: 'SALUS: mean over pairs of 2*Phi(|dev gap|/sigma_gap) - 1',
+      outperformProbability: 'Phi(gap / sigma_gap)',
+    },
+  };
+}
+
+function gapMatrix(a: BoardAnalysis): (MatrixCell | null)[][] {
+  const k = a.systems.length;
+  const cells: (MatrixCell | null)[][] = Array.from({ length: k }, () => Array<MatrixCell | null>(k).fill(null));
+  a.systems.forEach((si, i) => {
+    a.systems.forEach((sj, j) => {
+      if (i === j) return;
+      const g = si.test - sj.test;
+      cells[i]![j] = {
+        value: a.threshold > 0 ? Math.max(-1, Math.min(1, g / (2 * a.threshold))) : Math.sign(g),
+        strong: Math.abs(g) > a.threshold + 1e-12,
+        text: pts(g, 1),
+        title: `${si.name} − ${sj.name}: ${g >= 0 ? '+' : ''}${pts(g)} points (g* = ${pts(a.threshold)})`,
+      };
+    });
+  });
+  return cells;
+}
+
+/** The report of `leaderboard --board`: systems with the g* band, rank agreement, every pair, skipped rows. */
+export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
+  const g = a.gap;
+  const top = a.systems[0];
+  const systems: Section = {
+    title: `Top ${a.analysed} systems by test EX`,
+    notes: [
+      `Noise threshold: σ_gap = 2√e/N = ${pts(a.sigmaGap)} points, g* = z·σ_gap = ${pts(a.threshold)} points ` +
+        `(one-sided ${Math.round(g.confidence * 100)}%, z = ${g.z.toFixed(3)}; N = ${g.n}, e = ${Number(g.flawed.toFixed(1))} flawed tasks, ${formatPercent(g.errorRate)}).`,
+      top
+        ? `${a.indistinguishableFromTop.length} of the ${a.analysed - 1} systems below ${top.name} are within g* of it and cannot be told apart from rank 1; ` +
+          `${a.exceedingPairs} of ${a.pairs.length} pairs differ by more than g*.`
+        : 'No systems to rank.',
+      `Bars: Wilson ${Math.round(g.confidence * 100)}% intervals as if each test score were measured on N = ${g.n} tasks (the board publishes no counts).`,
+    ],
+    plots: [
+      {
+        kind: 'interval',
+        title: 'Test EX by rank, with the g* band below rank 1',
+        axisLabel: 'Test execution accuracy',
+        percent: true,
+        points: a.systems.map((s) => ({
+          label: s.name,
+          value: s.test,
+          low: s.testInterval.low,
+          high: s.testInterval.high,
+          detail: `dev ${formatPercent(s.dev, 2)}; P(#1 better) ${s.topOutperformProbability.toFixed(2)}`,
+        })),
+        band: top ? { low: top.test - a.threshold, high: top.test, label: `g* = ${pts(a.threshold)} pts below #1` } : undefined,
+      },
+    ],
+    table: {
+      columns: [
+        { key: 'rank', header: 'Rank', format: 'integer' },
+        { key: 'name', header: 'System' },
+        { key: 'test', header: 'Test EX', format: 'percent', digits: 2 },
+        { key: 'dev', header: 'Dev EX', format: 'percent', digits: 2 },
+        { key: 'devRank', header: 'Dev rank', format: 'integer' },
+        { key: 'gapToTop', header: 'Gap to #1 (pts)', format: 'points', digits: 2 },
+        { key: 'p', header: 'P(#1 better)', format: 'fixed', digits: 3 },
+        { key: 'within', header: 'Within g* of #1' },
+      ],
+      rows: a.systems.map((s, i) => ({
+        rank: s.rank,
+        name: s.name,
+        test: s.test,
+        dev: s.dev,
+        devRank: s.devRank,
+        gapToTop: i === 0 ? null : -s.gapToTop,
+        p: i === 0 ? null : s.topOutperformProbability,
+        within: i === 0 ? '(rank 1)' : s.withinThresholdOfTop,
+      })),
+    },
+  };
+  const agreement: Section = {
+    title: 'Dev → test rank agreement',
+    notes: [
+      `Observed Kendall tau-b between dev and test scores: ${a.tauB.toFixed(3)}.`,
+      `Expected tau under annotation noise alone (SALUS: mean over pairs of 2Φ(|dev gap|/σ_gap) − 1): ${a.expectedTau.toFixed(3)}.`,
+      a.tauB < a.expectedTau
+        ? 'The observed agreement is below what noise alone predicts: rankings are even less stable than the noise bound suggests.'
+        : 'The observed agreement is at or above what noise alone predicts.',
+    ],
+  };
+  const pairs: Section = {
+    title: 'Pairwise test gaps',
+    detail: true,
+    notes: [`A pair is separable when its test gap exceeds g* = ${pts(a.threshold)} points; P(A better) = Φ(gap/σ_gap).`],
+    plots: [
+      {
+        kind: 'matrix',
+        title: 'Test gap, row − column (points); saturated = gap exceeds g*',
+        labels: a.systems.map((s) => s.name),
+        cells: gapMatrix(a),
+        legend: `Cells show the gap in points; columns are numbered by rank. g* = ${pts(a.threshold)} points.`,
+      },
+    ],
+    table: {
+      columns: [
+        { key: 'a', header: 'A' },
+        { key: 'b', header: 'B' },
+        { key: 'gap', header: 'Gap (pts)', format: 'points', digits: 2 },
+        { key: 'exceeds', header: 'Exceeds g*' },
+        { key: 'p', header: 'P(A better)', format: 'fixed', digits: 3 },
+      ],
+      rows: a.pairs.map((p) => ({ a: `${p.rankA}. ${p.a}`, b: `${p.rankB}. ${p.b}`, gap: p.gap, exceeds: p.exceedsThreshold, p: p.outperformProbability })),
+    },
+  };
+  const sections = [systems, agreement, pairs];
+  if (ctx.board.skipped.length || ctx.board.renamed.length) {
+    sections.push({
+      title: 'Rows not analysed or renamed',
+      notes: [
+        `${ctx.board.skipped.length} rows skipped (a missing or non-numeric dev or test score); ${a.available} usable, top ${a.analysed} analysed.`,
+        ...ctx.board.renamed.map((r) => `Line ${r.line}: "${r.from}" occurs more than once; this row is "${r.to}".`),
+      ],
+      table: {
+        columns: [
+          { key: 'line', header: 'Line', format: 'integer' },
+          { key: 'name', header: 'System' },
+          { key: 'reason', header: 'Reason' },
+        ],
+        rows: ctx.board.skipped.map((s) => ({ ...s })),
+      },
+    });
+  }
+  return {
+    title: 'Leaderboard noise analysis',
+    meta: {
+      board: ctx.file,
+      N: g.n,
+      'flawed tasks (e)': Number(g.flawed.toFixed(2)),
+      'g*': `${pts(a.threshold)} points`,
+      'tau-b (observed / expected)': `${a.tauB.toFixed(3)} / ${a.expectedTau.toFixed(3)}`,
+    },
+    sections,
+  };
+}

@@ -1,0 +1,250 @@
+import { pairedBootstrapDiff } from './bootstrap.js';
+import { competitionRanks } from './board-gaps.js';
+import { gapThreshold, type GapResult } from './gap.js';
+import { wilson, type Interval } from './intervals.js';
+import { mcnemarExact, type McNemarResult } from './mcnemar.js';
+import { bootstrapRankRanges, type RankRange } from './rank-ranges.js';
+import { alignVerdicts, type VerdictSource } from './verdict-matrix.js';
+
+export type { VerdictSource } from './verdict-matrix.js';
+
+export interface ItemsLeaderboardInput {
+  sources: readonly VerdictSource[];
+  /** taskId → flagged as wrong gold (SALUS label 0). Tasks not in the map count as unflagged. */
+  flags?: ReadonlyMap<string, boolean>;
+  /** For g*: the flawed-task count or error rate. Default with flags: the number of flagged tasks. */
+  flawed?: number;
+  errorRate?: number;
+  seed?: number;
+  /** Bootstrap resamples (default 2000). */
+  iterations?: number;
+  /** Default 0.95: two-sided for intervals, α = 1 − confidence for tests, one-sided for g*. */
+  confidence?: number;
+}
+
+export interface SubsetAccuracy {
+  tasks: number;
+  correct: number;
+  accuracy: Interval;
+  rank: number;
+}
+
+export interface SystemStanding {
+  /** Competition rank by accuracy ("1224"). */
+  rank: number;
+  system: string;
+  tasks: number;
+  correct: number;
+  /** Wilson interval. */
+  accuracy: Interval;
+  /** Tasks this system has no verdict for (counted wrong). */
+  absent: number;
+  missingPrediction: number;
+  undecided: number;
+  /** Central `confidence` range of the rank over bootstrap resamples of tasks. */
+  rankRange: RankRange;
+  /** Accuracy on the unflagged tasks (only with flags). */
+  clean?: SubsetAccuracy;
+  /** Exact McNemar against rank 1 (absent on the first row). */
+  vsTop?: { difference: number; pValue: number; indistinguishable: boolean };
+  /** accuracy(top) − accuracy ≤ g* (only when g* is known). */
+  withinThresholdOfTop?: boolean;
+}
+
+export interface SystemPair {
+  a: string;
+  b: string;
+  rankA: number;
+  rankB: number;
+  /** acc(a) − acc(b), a ranked at or above b, with its paired bootstrap interval and P(diff > 0). */
+  difference: Interval & { pGreater: number };
+  /** b = tasks only a got right, c = tasks only b got right. */
+  mcnemar: McNemarResult;
+  /** McNemar p < α. */
+  significant: boolean;
+  /** |difference| > g* (only when g* is known). */
+  exceedsThreshold?: boolean;
+  /** The same comparison on the unflagged tasks (only with flags). */
+  clean?: { difference: number; mcnemar: McNemarResult; significant: boolean };
+}
+
+export interface ItemsLeaderboard {
+  tasks: number;
+  systems: SystemStanding[];
+  pairs: SystemPair[];
+  /** The first-ranked system (ties broken by name). */
+  top: string;
+  /** Systems below the top whose exact McNemar test against it gives p ≥ α. */
+  indistinguishableFromTop: string[];
+  flags?: {
+    flagged: number;
+    clean: number;
+    /** Tasks with no row in the flags file (counted unflagged). */
+    unlisted: number;
+    /** Flag rows for tasks no system has (ignored). */
+    unused: number;
+  };
+  gap?: GapResult;
+  threshold?: number;
+  /** Systems below the top within g* of it (only when g* is known). */
+  withinThresholdOfTop?: string[];
+  confidence: number;
+  seed: number;
+  iterations: number;
+  methods: { accuracy: string; difference: string; test: string; rankRange: string };
+}
+
+function count(row: Uint8Array, mask?: Uint8Array): { k: number; n: number } {
+  let k = 0;
+  let n = 0;
+  for (let t = 0; t < row.length; t++) {
+    if (mask && !mask[t]) continue;
+    n++;
+    k += row[t]!;
+  }
+  return { k, n };
+}
+
+/** Discordant counts for McNemar: b = only x right, c = only y right (within mask). */
+function discordant(x: Uint8Array, y: Uint8Array, mask?: Uint8Array): { b: number; c: number } {
+  let b = 0;
+  let c = 0;
+  for (let t = 0; t < x.length; t++) {
+    if (mask && !mask[t]) continue;
+    if (x[t]! > y[t]!) b++;
+    else if (y[t]! > x[t]!) c++;
+  }
+  return { b, c };
+}
+
+/**
+ * The per-item leaderboard: systems ranked by accuracy with Wilson intervals, clean-subset
+ * accuracy when flags are given, every pair compared with a paired bootstrap interval and an
+ * exact McNemar test, the systems rank 1 cannot be separated from, bootstrap rank ranges, and
+ * (with flags or an explicit error count) SALUS's g* on N = the number of tasks.
+ * Deterministic for a given seed: every bootstrap uses the same seeded task resamples.
+ */
+export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard {
+  const confidence = input.confidence ?? 0.95;
+  const seed = input.seed ?? 42;
+  const iterations = input.iterations ?? 2000;
+  const alpha = 1 - confidence;
+  const m = alignVerdicts(input.sources);
+  const n = m.tasks.length;
+
+  let cleanMask: Uint8Array | undefined;
+  let flagSummary: ItemsLeaderboard['flags'];
+  if (input.flags) {
+    const flags = input.flags;
+    cleanMask = new Uint8Array(n);
+    let flagged = 0;
+    let unlisted = 0;
+    m.tasks.forEach((id, t) => {
+      const f = flags.get(id);
+      if (f === undefined) unlisted++;
+      if (f === true) flagged++;
+      else cleanMask![t] = 1;
+    });
+    const taskSet = new Set(m.tasks);
+    const unused = [...flags.keys()].filter((id) => !taskSet.has(id)).length;
+    flagSummary = { flagged, clean: n - flagged, unlisted, unused };
+  }
+
+  const gap =
+    input.flawed !== undefined || input.errorRate !== undefined
+      ? gapThreshold({ n, flawed: input.flawed, errorRate: input.errorRate, confidence })
+      : flagSummary
+        ? gapThreshold({ n, flawed: flagSummary.flagged, confidence })
+        : undefined;
+
+  // Order: accuracy descending, then name, so equal scores list in a stable, readable order.
+  const totals = m.correct.map((row) => count(row).k);
+  const order = m.systems.map((_, s) => s).sort((x, y) => totals[y]! - totals[x]! || m.systems[x]!.localeCompare(m.systems[y]!));
+  const rows = order.map((s) => m.correct[s]!);
+  const names = order.map((s) => m.systems[s]!);
+  const ranks = competitionRanks(order.map((s) => totals[s]!));
+  const cleanCounts = cleanMask ? rows.map((row) => count(row, cleanMask)) : undefined;
+  const cleanRanks = cleanCounts ? competitionRanks(cleanCounts.map((c) => c.k)) : undefined;
+  const rankRanges = bootstrapRankRanges(rows, { iterations, seed, confidence });
+  const boot = { iterations, seed, confidence };
+
+  const pairs: SystemPair[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    for (let j = i + 1; j < rows.length; j++) {
+      const d = discordant(rows[i]!, rows[j]!);
+      const mc = mcnemarExact(d.b, d.c);
+      const pair: SystemPair = {
+        a: names[i]!,
+        b: names[j]!,
+        rankA: ranks[i]!,
+        rankB: ranks[j]!,
+        difference: pairedBootstrapDiff(rows[i]!, rows[j]!, boot),
+        mcnemar: mc,
+        significant: mc.pValue < alpha,
+      };
+      if (gap) pair.exceedsThreshold = Math.abs(pair.difference.estimate) > gap.threshold + 1e-12;
+      if (cleanMask && cleanCounts) {
+        const dc = discordant(rows[i]!, rows[j]!, cleanMask);
+        const mcc = mcnemarExact(dc.b, dc.c);
+        const nc = cleanCounts[i]!.n;
+        pair.clean = {
+          difference: nc === 0 ? NaN : (cleanCounts[i]!.k - cleanCounts[j]!.k) / nc,
+          mcnemar: mcc,
+          significant: mcc.pValue < alpha,
+        };
+      }
+      pairs.push(pair);
+    }
+  }
+
+  const topAcc = n === 0 ? NaN : (totals[order[0]!] ?? 0) / n;
+  const systems: SystemStanding[] = order.map((s, i) => {
+    const k = totals[s]!;
+    const standing: SystemStanding = {
+      rank: ranks[i]!,
+      system: names[i]!,
+      tasks: n,
+      correct: k,
+      accuracy: wilson(k, n, confidence),
+      absent: m.absent[s]!,
+      missingPrediction: m.missingPrediction[s]!,
+      undecided: m.undecided[s]!,
+      rankRange: rankRanges[i]!,
+    };
+    if (cleanCounts && cleanRanks) {
+      const c = cleanCounts[i]!;
+      standing.clean = { tasks: c.n, correct: c.k, accuracy: wilson(c.k, c.n, confidence), rank: cleanRanks[i]! };
+    }
+    if (i > 0) {
+      // Pairs are generated row-major, so (0, i) is the (i−1)-th pair.
+      const p = pairs[i - 1]!;
+      standing.vsTop = { difference: p.difference.estimate, pValue: p.mcnemar.pValue, indistinguishable: !p.significant };
+      if (gap) standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
+    }
+    return standing;
+  });
+
+  const result: ItemsLeaderboard = {
+    tasks: n,
+    systems,
+    pairs,
+    top: names[0] ?? '',
+    indistinguishableFromTop: systems.filter((s) => s.vsTop?.indistinguishable).map((s) => s.system),
+    confidence,
+    seed,
+    iterations,
+    methods: {
+      accuracy: wilson(0, 1, confidence).method,
+      difference: pairs[0]?.difference.method ?? `paired percentile bootstrap over tasks, ${iterations} resamples, seed ${seed}`,
+      test: mcnemarExact(0, 0).method,
+      rankRange: `rank (ties share the best) over the same ${iterations} task resamples; central ${Math.round(confidence * 100)}%`,
+    },
+  };
+  if (flagSummary) result.flags = flagSummary;
+  if (gap) {
+    result.gap = gap;
+    result.threshold = gap.threshold;
+    result.withinThresholdOfTop = systems.filter((s) => s.withinThresholdOfTop).map((s) => s.system);
+  }
+  return result;
+}
