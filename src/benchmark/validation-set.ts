@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { InputFileError } from '../errors.js';
+import { HUMAN_TAG_NAMES, parseHumanTags, tagsFromNames, type HumanTags } from './human-tags.js';
+
+/**
+ * Judge validation sets: (question, gold SQL, predicted SQL) with a human verdict on the
+ * prediction. Two formats:
+ * - ROSE-VEC (`.json`): an array of {question_id, db_id, question, evidence?, gold_sql,
+ *   predicted_sql, label, reason_1?, reason_2?}; BIRD's reasons carry human tags.
+ * - ours (`.jsonl`): one object per line, documented in validation-sets/README.md.
+ * The subset is the file's base name, so ROSE-VEC-BIRD and -Spider, whose question ids
+ * overlap, stay apart: items are keyed by (subset, taskId).
+ */
+export interface ValidationItem {
+  subset: string;
+  taskId: string;
+  dbId: string;
+  question: string;
+  evidence: string;
+  goldSql: string;
+  predictedSql: string;
+  /** The human verdict: the prediction answers the question. */
+  label: boolean;
+  /** Human diagnostic tags; absent when the set has none for this item. */
+  tags?: HumanTags;
+}
+
+export interface ValidationSet {
+  /** Default subset name: the file's base name without extension. */
+  name: string;
+  file: string;
+  format: 'rose-vec' | 'jsonl';
+  items: ValidationItem[];
+}
+
+/** The join key of an item; subsets may repeat ids, so both parts are needed. */
+export function itemKey(subset: string, taskId: string): string {
+  return `${subset}\u0000${taskId}`;
+}
+
+export function subsetName(file: string): string {
+  return basename(file, extname(file));
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputFileError(file, undefined, `cannot read: ${(e as Error).message}`);
+  }
+}
+
+const optStr = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function idOf(v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'string' && v.trim() !== '') return v.trim();
+  return undefined;
+}
+
+function loadRoseVec(file: string, text: string, name: string): ValidationItem[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new InputFileError(file, undefined, `not valid JSON (${(e as Error).message})`);
+  }
+  if (!Array.isArray(data)) throw new InputFileError(file, undefined, 'expected a JSON array of ROSE-VEC items');
+  return data.map((raw, i) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, undefined, `item ${i} is not a JSON object`);
+    const o = raw as Record<string, unknown>;
+    const taskId = idOf(o.question_id);
+    if (taskId === undefined) throw new InputFileError(file, undefined, `item ${i} has no "question_id"`);
+    if (typeof o.label !== 'boolean') {
+      throw new InputFileError(file, undefined, `item ${i} (question_id ${taskId}): "label" must be true or false, got ${JSON.stringify(o.label)}`);
+    }
+    const item: ValidationItem = {
+      subset: name,
+      taskId,
+      dbId: optStr(o.db_id),
+      question: optStr(o.question),
+      evidence: optStr(o.evidence),
+      goldSql: optStr(o.gold_sql),
+      predictedSql: optStr(o.predicted_sql),
+      label: o.label,
+    };
+    // Only BIRD items carry the annotators' reasons; their absence means "not tagged", not "no tag".
+    if ('reason_1' in o || 'reason_2' in o) item.tags = parseHumanTags(optStr(o.reason_1), optStr(o.reason_2));
+    return item;
+  });
+}
+
+function loadJsonl(file: string, text: string, name: string): ValidationItem[] {
+  const items: ValidationItem[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      throw new InputFileError(file, i + 1, 'not a JSON object (expected one validation item per line)');
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, i + 1, 'not a JSON object');
+    const o = raw as Record<string, unknown>;
+    const taskId = idOf(o.id ?? o.question_id);
+    if (taskId === undefined) throw new InputFileError(file, i + 1, 'missing "id" (string or number)');
+    if (typeof o.label !== 'boolean') throw new InputFileError(file, i + 1, `"label" must be true or false, got ${JSON.stringify(o.label)}`);
+    if (o.subset !== undefined && (typeof o.subset !== 'string' || o.subset === '')) {
+      throw new InputFileError(file, i + 1, '"subset" must be a non-empty string');
+    }
+    const item: ValidationItem = {
+      subset: (o.subset as string | undefined) ?? name,
+      taskId,
+      dbId: optStr(o.db_id),
+      question: optStr(o.question),
+      evidence: optStr(o.evidence),
+      goldSql: optStr(o.gold_sql),
+      predictedSql: optStr(o.predicted_sql),
+      label: o.label,
+    };
+    if (o.tags !== undefined) {
+      if (!Array.isArray(o.tags) || !o.tags.every((t) => typeof t === 'string')) {
+        throw new InputFileError(file, i + 1, `"tags" must be an array of strings (${HUMAN_TAG_NAMES.join(', ')})`);
+      }
+      const { tags, unknown } = tagsFromNames(o.tags as string[]);
+      if (unknown.length > 0) throw new InputFileError(file, i + 1, `unknown tag ${JSON.stringify(unknown[0])} (known: ${HUMAN_TAG_NAMES.join(', ')})`);
+      item.tags = tags;
+    }
+    items.push(item);
+  });
+  return items;
+}
+
+/** Loads one validation set; the format follows the extension (`.jsonl` = ours, else ROSE-VEC). */
+export function loadValidationSet(file: string): ValidationSet {
+  const text = readText(file);
+  const name = subsetName(file);
+  const jsonl = extname(file).toLowerCase() === '.jsonl';
+  const items = jsonl ? loadJsonl(file, text, name) : loadRoseVec(file, text, name);
+  const seen = new Set<string>();
+  for (const it of items) {
+    const k = itemKey(it.subset, it.taskId);
+    if (seen.has(k)) throw new InputFileError(file, undefined, `item id ${it.taskId} appears twice in subset ${it.subset}`);
+    seen.add(k);
+  }
+  if (items.length === 0) throw new InputFileError(file, undefined, 'holds no items');
+  return { name, file, format: jsonl ? 'jsonl' : 'rose-vec', items };
+}
+
+/** Loads several sets; two files with the same base name would merge their subsets, so that is refused. */
+export function loadValidationSets(files: readonly string[]): ValidationSet[] {
+  const sets = files.map(loadValidationSet);
+  const keys = new Map<string, string>();
+  for (const s of sets) {
+    for (const it of s.items) {
+      const k = itemKey(it.subset, it.taskId);
+      const other = keys.get(k);
+      if (other !== undefined) {
+        throw new InputFileError(s.file, undefined, `item ${it.subset}/${it.taskId} is also in ${other}; subsets of different sets must not overlap (rename one file)`);
+      }
+      keys.set(k, s.file);
+    }
+  }
+  return sets;
+}

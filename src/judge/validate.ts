@@ -1,0 +1,290 @@
+import { itemKey, type ValidationItem, type ValidationSet } from '../benchmark/validation-set.js';
+import { UserError } from '../errors.js';
+import { detectorMetrics } from '../stats/agreement.js';
+import type { BootstrapOptions } from '../stats/bootstrap.js';
+import { confusionFrom } from '../stats/confusion.js';
+import { compareToBaseline, comparePair, jointlyCovered, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './validate-compare.js';
+import { combine, type EnsembleKind, type EnsembleSpec } from './validate-ensembles.js';
+import { metricBlock, type MetricBlock } from './validate-metrics.js';
+import type { JudgeVerdict, JudgeVerdicts } from './validate-sources.js';
+
+/**
+ * `validate`'s core: judges' verdicts against human labels on validation sets. Pure: takes
+ * loaded sets and verdicts, returns plain data (fractions; NaN where a metric is undefined,
+ * which JSON prints as null).
+ */
+export interface ValidateInput {
+  sets: readonly ValidationSet[];
+  judges: readonly JudgeVerdicts[];
+  ensembles?: readonly EnsembleSpec[];
+  /** Groups of judges that are repeat runs of one configuration. */
+  repeats?: readonly (readonly string[])[];
+  baseline?: string;
+  seed?: number;
+  iterations?: number;
+}
+
+/** GoldX or AmbQ flags against the human tags, on tagged items the judge covers. */
+export interface DiagnosticBlock {
+  n: number;
+  humanTagged: number;
+  judgeFlagged: number;
+  agreed: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export interface CostBlock {
+  /** Items with a recorded call count / cost / latency. */
+  callsRecorded: number;
+  callsPerItem: number | null;
+  costRecorded: number;
+  costPer1000Items: number | null;
+  latencyRecorded: number;
+  latencyMsMean: number | null;
+  latencyMsMedian: number | null;
+}
+
+export interface JudgeResult {
+  name: string;
+  sources: string[];
+  /** "all" plus one entry per subset. */
+  subsets: Record<string, MetricBlock>;
+  goldX: Record<string, DiagnosticBlock> | null;
+  ambQ: Record<string, DiagnosticBlock> | null;
+  cost: CostBlock;
+  notes: string[];
+}
+
+export interface ReviewItem {
+  subset: string;
+  taskId: string;
+  human: boolean;
+  votes: Record<string, boolean | null>;
+}
+
+export interface EnsembleResult {
+  name: string;
+  kind: EnsembleKind;
+  members: string[];
+  subsets: Record<string, MetricBlock>;
+  /** Majority: items decided by a tie (counted as reject). */
+  ties?: number;
+  /** Unanimity: share of items decided automatically (= the "all" block's coverage). */
+  autoCoverage?: number;
+  /** Unanimity: the items left for human review. */
+  review?: ReviewItem[];
+}
+
+export interface PairResult {
+  a: string;
+  b: string;
+  subsets: Record<string, PairComparison>;
+}
+
+export interface RepeatResult {
+  judges: string[];
+  subsets: Record<string, RepeatSpread>;
+}
+
+export interface ValidateResult {
+  sets: { name: string; file: string; format: string; items: number; subsets: string[]; tagged: number }[];
+  items: number;
+  seed: number;
+  iterations: number;
+  judges: JudgeResult[];
+  pairs: PairResult[];
+  ensembles: EnsembleResult[];
+  repeats: RepeatResult[];
+  baseline: { name: string; candidates: BaselineComparison[] } | null;
+}
+
+const ALL = 'all';
+
+interface Column {
+  name: string;
+  verdicts: (boolean | null)[];
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function costOf(recorded: JudgeVerdict[]): CostBlock {
+  const calls = recorded.filter((v) => v.calls !== undefined).map((v) => v.calls!);
+  const cost = recorded.filter((v) => v.costUsd !== undefined).map((v) => v.costUsd!);
+  const lat = recorded.filter((v) => v.latencyMs !== undefined).map((v) => v.latencyMs!);
+  const mean = (v: number[]): number | null => (v.length === 0 ? null : v.reduce((s, x) => s + x, 0) / v.length);
+  const m = mean(cost);
+  return {
+    callsRecorded: calls.length,
+    callsPerItem: mean(calls),
+    costRecorded: cost.length,
+    costPer1000Items: m === null ? null : m * 1000,
+    latencyRecorded: lat.length,
+    latencyMsMean: mean(lat),
+    latencyMsMedian: lat.length === 0 ? null : median(lat),
+  };
+}
+
+function diagnostic(
+  items: readonly ValidationItem[],
+  indices: readonly number[],
+  verdicts: readonly (JudgeVerdict | undefined)[],
+  human: (it: ValidationItem) => boolean | undefined,
+  flag: (v: JudgeVerdict) => boolean | null,
+): DiagnosticBlock | null {
+  const truth: boolean[] = [];
+  const pred: boolean[] = [];
+  for (const i of indices) {
+    const h = human(items[i]!);
+    const v = verdicts[i];
+    if (h === undefined || v === undefined || v.correct === null) continue;
+    const f = flag(v);
+    if (f === null) continue;
+    truth.push(h);
+    pred.push(f);
+  }
+  if (truth.length === 0) return null;
+  const c = confusionFrom(truth, pred);
+  const d = detectorMetrics(c);
+  return { n: truth.length, humanTagged: c.tp + c.fn, judgeFlagged: c.tp + c.fp, agreed: c.tp, precision: d.precision, recall: d.recall, f1: d.f1 };
+}
+
+export function validate(input: ValidateInput): ValidateResult {
+  const boot: BootstrapOptions = { seed: input.seed ?? 42, iterations: input.iterations ?? 2000 };
+  const items: ValidationItem[] = input.sets.flatMap((s) => s.items);
+  const human = items.map((it) => it.label);
+  const subsetNames = [...new Set(items.map((it) => it.subset))];
+  const scopes = new Map<string, number[]>([[ALL, items.map((_, i) => i)]]);
+  for (const s of subsetNames) scopes.set(s, items.flatMap((it, i) => (it.subset === s ? [i] : [])));
+
+  const names = new Set<string>();
+  for (const j of input.judges) {
+    if (names.has(j.name)) throw new UserError(`judge name ${j.name} is used twice`);
+    names.add(j.name);
+  }
+
+  const blocksOf = (verdicts: readonly (boolean | null)[]): Record<string, MetricBlock> => {
+    const out: Record<string, MetricBlock> = {};
+    for (const [scope, idx] of scopes) {
+      const covered = jointlyCovered(idx, [verdicts]);
+      out[scope] = metricBlock(
+        covered.map((i) => human[i]!),
+        covered.map((i) => verdicts[i] as boolean),
+        idx.length,
+        boot,
+      );
+    }
+    return out;
+  };
+
+  const columns = new Map<string, Column>();
+  const judges: JudgeResult[] = input.judges.map((j) => {
+    const recorded = items.map((it) => j.byKey.get(itemKey(it.subset, it.taskId)));
+    const verdicts = recorded.map((v) => (v === undefined ? null : v.correct));
+    columns.set(j.name, { name: j.name, verdicts });
+    const diagFor = (human: (it: ValidationItem) => boolean | undefined, flag: (v: JudgeVerdict) => boolean | null): Record<string, DiagnosticBlock> | null => {
+      const out: Record<string, DiagnosticBlock> = {};
+      for (const [scope, idx] of scopes) {
+        const d = diagnostic(items, idx, recorded, human, flag);
+        if (d) out[scope] = d;
+      }
+      return Object.keys(out).length === 0 ? null : out;
+    };
+    return {
+      name: j.name,
+      sources: j.sources,
+      subsets: blocksOf(verdicts),
+      goldX: diagFor((it) => it.tags?.goldFalse, (v) => v.goldX),
+      ambQ: diagFor((it) => it.tags?.ambQuestion, (v) => v.ambQ),
+      cost: costOf(recorded.filter((v): v is JudgeVerdict => v !== undefined && v.correct !== null)),
+      notes: j.notes,
+    };
+  });
+
+  const pairs: PairResult[] = [];
+  const judgeNames = input.judges.map((j) => j.name);
+  for (let x = 0; x < judgeNames.length; x++) {
+    for (let y = x + 1; y < judgeNames.length; y++) {
+      const a = columns.get(judgeNames[x]!)!;
+      const b = columns.get(judgeNames[y]!)!;
+      const subsets: Record<string, PairComparison> = {};
+      for (const [scope, idx] of scopes) {
+        const cmp = comparePair(human, a.verdicts, b.verdicts, idx, boot);
+        if (cmp.n > 0) subsets[scope] = cmp;
+      }
+      pairs.push({ a: a.name, b: b.name, subsets });
+    }
+  }
+
+  const ensembles: EnsembleResult[] = (input.ensembles ?? []).map((spec) => {
+    for (const m of spec.members) {
+      if (!columns.has(m)) throw new UserError(`--ensemble ${spec.name}: no judge named ${m} (judges: ${judgeNames.join(', ')})`);
+    }
+    if (names.has(spec.name)) throw new UserError(`ensemble ${spec.name} is given twice`);
+    names.add(spec.name);
+    const memberCols = spec.members.map((m) => columns.get(m)!.verdicts);
+    const { verdicts, ties } = combine(spec.kind, memberCols);
+    columns.set(spec.name, { name: spec.name, verdicts });
+    const res: EnsembleResult = { name: spec.name, kind: spec.kind, members: spec.members, subsets: blocksOf(verdicts) };
+    if (spec.kind === 'majority') res.ties = ties;
+    if (spec.kind === 'unanimity') {
+      res.autoCoverage = res.subsets[ALL]!.coverage;
+      res.review = items.flatMap((it, i) =>
+        verdicts[i] !== null
+          ? []
+          : [{ subset: it.subset, taskId: it.taskId, human: it.label, votes: Object.fromEntries(spec.members.map((m, k) => [m, memberCols[k]![i] ?? null])) }],
+      );
+    }
+    return res;
+  });
+
+  const repeats: RepeatResult[] = (input.repeats ?? []).map((group) => {
+    for (const m of group) if (!columns.has(m)) throw new UserError(`--repeats: no judge named ${m} (judges: ${judgeNames.join(', ')})`);
+    const cols = group.map((m) => columns.get(m)!.verdicts);
+    const subsets: Record<string, RepeatSpread> = {};
+    for (const [scope, idx] of scopes) {
+      // Compare the runs on the items they all cover, so coverage differences do not pose as spread.
+      const joint = jointlyCovered(idx, cols);
+      if (joint.length === 0) continue;
+      const blocks = cols.map((c) => metricBlock(joint.map((i) => human[i]!), joint.map((i) => c[i] as boolean), idx.length, boot));
+      subsets[scope] = repeatSpread(group, blocks, cols, joint);
+    }
+    return { judges: [...group], subsets };
+  });
+
+  let baseline: ValidateResult['baseline'] = null;
+  if (input.baseline !== undefined) {
+    const base = columns.get(input.baseline);
+    if (!base) throw new UserError(`--baseline ${input.baseline}: no judge or ensemble of that name (${[...columns.keys()].join(', ')})`);
+    baseline = {
+      name: base.name,
+      candidates: [...columns.values()]
+        .filter((c) => c.name !== base.name)
+        .map((c) => compareToBaseline(c.name, human, c.verdicts, base.verdicts, scopes.get(ALL)!, boot)),
+    };
+  }
+
+  return {
+    sets: input.sets.map((s) => ({
+      name: s.name,
+      file: s.file,
+      format: s.format,
+      items: s.items.length,
+      subsets: [...new Set(s.items.map((it) => it.subset))],
+      tagged: s.items.filter((it) => it.tags !== undefined).length,
+    })),
+    items: items.length,
+    seed: boot.seed!,
+    iterations: boot.iterations!,
+    judges,
+    pairs,
+    ensembles,
+    repeats,
+    baseline,
+  };
+}
