@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { importCommand } from './import.js';
+import { validateCommand } from './validate.js';
 import { statsCommand } from './stats.js';
 import { leaderboardCommand } from './leaderboard.js';
 
@@ -9,6 +10,7 @@ import { leaderboardCommand } from './leaderboard.js';
  */
 export const commands: CommandModule<object, any>[] = [
   importCommand,
+  validateCommand,
   statsCommand,
   leaderboardCommand,
 ];
