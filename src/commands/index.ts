@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { importCommand } from './import.js';
 import { validateCommand } from './validate.js';
+import { scoreCommand } from './score.js';
 import { statsCommand } from './stats.js';
 import { leaderboardCommand } from './leaderboard.js';
 
@@ -11,6 +12,7 @@ import { leaderboardCommand } from './leaderboard.js';
 export const commands: CommandModule<object, any>[] = [
   importCommand,
   validateCommand,
+  scoreCommand,
   statsCommand,
   leaderboardCommand,
 ];

@@ -13,12 +13,19 @@ export function spiderPostprocess(sql: string): string {
   return sql.split('> =').join('>=').split('< =').join('<=').split('! =').join('!=');
 }
 
-/** test-suite-sql-eval's `remove_distinct`: drop every DISTINCT keyword token. */
+/**
+ * test-suite-sql-eval's `remove_distinct`: drop every DISTINCT keyword token. It rebuilds the
+ * query from `sqlparse.parse(s)[0]`, i.e. from the first statement only, so anything after the
+ * first `;` is dropped too (and a prediction with two statements runs its first).
+ */
 export function removeDistinct(sql: string): string {
-  return tokenize(sql)
-    .filter((t) => !(t.kind === 'word' && t.text.toLowerCase() === 'distinct'))
-    .map((t) => t.text)
-    .join('');
+  const out: string[] = [];
+  for (const t of tokenize(sql)) {
+    if (t.kind === 'word' && t.text.toLowerCase() === 'distinct') continue;
+    out.push(t.text);
+    if (t.kind === 'op' && t.text === ';') break;
+  }
+  return out.join('');
 }
 
 /** test-suite-sql-eval's `replace_cur_year`: YEAR(CURDATE()) is read as 2020. */
@@ -26,9 +33,12 @@ export function replaceCurYear(sql: string): string {
   return sql.replace(/YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*/gi, '2020');
 }
 
-/** The SQL the official evaluator actually executes for a gold or predicted query. */
-export function spiderExecutedSql(sql: string, keepDistinct: boolean): string {
-  const post = spiderPostprocess(sql);
+/**
+ * The SQL the official evaluator actually executes for a gold or predicted query. Its
+ * evaluation.py also turns ` value ` into ` 1 ` in predictions (for value-less parsers).
+ */
+export function spiderExecutedSql(sql: string, keepDistinct: boolean, isPrediction: boolean): string {
+  const post = spiderPostprocess(isPrediction ? sql.split(' value ').join(' 1 ') : sql);
   return replaceCurYear(keepDistinct ? post : removeDistinct(post));
 }
 

@@ -1,0 +1,152 @@
+import type { Benchmark, ItemRecord, PredictionSet, Task } from '../benchmark/types.js';
+import { spiderHardness } from '../sql/spider-hardness.js';
+import { birdEqual } from './compare-bird.js';
+import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from './compare-spider.js';
+import type { ExecutionEngine, EngineStats } from './engine.js';
+import type { ExecRequest, ExecResult } from './types.js';
+
+export type ComparatorName = 'bird' | 'spider';
+
+export interface ExOptions {
+  comparator: ComparatorName;
+  /** spider comparator only: compare with DISTINCT kept (test-suite's --keep_distinct). */
+  keepDistinct?: boolean;
+}
+
+export interface DifficultyScore {
+  n: number;
+  correct: number;
+  accuracy: number;
+}
+
+export interface SystemScore {
+  name: string;
+  file: string;
+  n: number;
+  correct: number;
+  accuracy: number;
+  /** Predictions that failed to execute (timeouts included). */
+  execErrors: number;
+  timeouts: number;
+  missing: number;
+  /** Tasks whose gold failed (they count wrong for everyone, as in the official evaluators). */
+  goldErrors: number;
+  byDifficulty: Record<string, DifficultyScore>;
+  notes: string[];
+}
+
+export interface ExRun {
+  comparator: ComparatorName;
+  keepDistinct: boolean;
+  tasks: number;
+  difficultyLevels: string[];
+  systems: SystemScore[];
+  items: ItemRecord[];
+  execution: EngineStats;
+}
+
+const LEVELS: Record<ComparatorName | 'bird-file', string[]> = {
+  bird: ['simple', 'moderate', 'challenging'],
+  'bird-file': ['simple', 'moderate', 'challenging'],
+  spider: ['easy', 'medium', 'hard', 'extra'],
+};
+
+/** BIRD's file carries a difficulty; Spider's is computed from the gold SQL by the official rules. */
+export function taskDifficulty(bench: Benchmark, task: Task): string {
+  return task.difficulty ?? (bench.format === 'spider' ? spiderHardness(task.goldSql) : 'unknown');
+}
+
+/** The SQL the chosen official evaluator actually executes. */
+function executedSql(sql: string, opts: ExOptions, isPrediction: boolean): string {
+  return opts.comparator === 'spider' ? spiderExecutedSql(sql, opts.keepDistinct ?? false, isPrediction) : sql;
+}
+
+/**
+ * Execution accuracy of several systems on one benchmark: gold runs once for all systems,
+ * every distinct (database, SQL) once, then the official comparator decides each item.
+ */
+export async function runEx(
+  bench: Benchmark,
+  systems: PredictionSet[],
+  engine: ExecutionEngine,
+  opts: ExOptions,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ExRun> {
+  engine.checkDatabases(bench.tasks.map((t) => t.dbId));
+  const keepDistinct = opts.keepDistinct ?? false;
+  const requests: ExecRequest[] = bench.tasks.map((t) => ({ dbId: t.dbId, sql: executedSql(t.goldSql, opts, false) }));
+  const predIndex: (number | undefined)[][] = systems.map((s) =>
+    bench.tasks.map((t) => {
+      const p = s.byTask.get(t.id);
+      if (!p) return undefined;
+      requests.push({ dbId: t.dbId, sql: executedSql(p.sql, opts, true) });
+      return requests.length - 1;
+    }),
+  );
+  const results = await engine.run(requests, onProgress);
+  const gold = results.slice(0, bench.tasks.length);
+  const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
+  const orderMatters = bench.tasks.map((t) => spiderOrderMatters(t.goldSql, keepDistinct));
+  const levels = bench.format === 'spider' && opts.comparator === 'spider' ? LEVELS.spider : bench.format === 'spider' ? LEVELS.spider : LEVELS.bird;
+
+  const items: ItemRecord[] = [];
+  const scores = systems.map((s, si) => {
+    const score: SystemScore = {
+      name: s.system,
+      file: s.file,
+      n: bench.tasks.length,
+      correct: 0,
+      accuracy: 0,
+      execErrors: 0,
+      timeouts: 0,
+      missing: 0,
+      goldErrors: 0,
+      byDifficulty: Object.fromEntries(levels.map((l) => [l, { n: 0, correct: 0, accuracy: 0 }])),
+      notes: [...(s.notes ?? [])],
+    };
+    bench.tasks.forEach((task, ti) => {
+      const g = gold[ti]!;
+      const idx = predIndex[si]![ti];
+      const p: ExecResult | undefined = idx === undefined ? undefined : results[idx];
+      const correct = p !== undefined && compare(opts.comparator, g, p, orderMatters[ti]!);
+      const level = difficulties[ti]!;
+      const bucket = (score.byDifficulty[level] ??= { n: 0, correct: 0, accuracy: 0 });
+      bucket.n++;
+      if (correct) {
+        score.correct++;
+        bucket.correct++;
+      }
+      if (p === undefined) score.missing++;
+      else if (p.status !== 'ok') score.execErrors++;
+      if (p?.status === 'timeout') score.timeouts++;
+      if (g.status !== 'ok') score.goldErrors++;
+      items.push({
+        system: s.system,
+        taskId: task.id,
+        dbId: task.dbId,
+        correct,
+        difficulty: level,
+        ...(p === undefined ? { missing: true } : {}),
+        ...(p !== undefined && p.status !== 'ok' ? { predError: p.error ?? p.status } : {}),
+        ...(g.status !== 'ok' ? { goldError: g.error ?? g.status } : {}),
+        ...(p?.status === 'timeout' ? { timedOut: true } : {}),
+      });
+    });
+    score.accuracy = score.n > 0 ? score.correct / score.n : 0;
+    for (const b of Object.values(score.byDifficulty)) b.accuracy = b.n > 0 ? b.correct / b.n : 0;
+    return score;
+  });
+  return {
+    comparator: opts.comparator,
+    keepDistinct,
+    tasks: bench.tasks.length,
+    difficultyLevels: Object.keys(scores[0]?.byDifficulty ?? Object.fromEntries(levels.map((l) => [l, 0]))),
+    systems: scores,
+    items,
+    execution: { ...engine.stats },
+  };
+}
+
+function compare(comparator: ComparatorName, gold: ExecResult, pred: ExecResult, orderMatters: boolean): boolean {
+  return comparator === 'bird' ? birdEqual(gold, pred) : spiderEqual(gold, pred, orderMatters);
+}
