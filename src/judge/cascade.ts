@@ -4,7 +4,7 @@ import type { Task } from '../benchmark/types.js';
 import { BudgetExceeded } from './budget.js';
 import type { LlmClient } from './llm-client.js';
 import { parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
-import type { Ambiguity, ProverAnswer, RefuterAnswer } from './parse-output.js';
+import type { Ambiguity, RefuterAnswer } from './parse-output.js';
 import { previewResult, DEFAULT_PREVIEW_ROWS } from './preview.js';
 import type { PromptTemplate } from './prompts.js';
 import { ProviderError } from './providers/types.js';
@@ -12,29 +12,20 @@ import { emptyUsage, runStage } from './stages.js';
 import type { Usage } from './stages.js';
 
 /**
- * How the cascade settled an item:
+ * The path an item took through the cascade (same names as `import rose` uses):
  * - `missing` / `pred-error`: no prediction, or it failed to execute → 0, no call.
- * - `match-upheld` / `match-overturned`: results equal under the comparator; the
- *   Refuter in match mode looked for accidental agreement → 1 unless it overturned.
- * - `prover-rejected`: results differ and the Prover said false → 0.
- * - `refuter-upheld` / `refuter-overturned`: the Prover said true; the Refuter,
- *   seeing both results, → 1 unless it overturned.
- * - `*-unscored`: that stage gave no usable answer (invalid output after re-asks,
- *   or the provider failed); `correct` is null and `unscored` says why.
+ * - `match`: results equal under the comparator; the Refuter in match mode looked
+ *   for accidental agreement → 1 unless it overturned.
+ * - `prover-reject`: results differ and the Prover said false → 0.
+ * - `prover-refuter`: the Prover said true; the Refuter, seeing both results,
+ *   → 1 unless it overturned.
+ * - `prover`: the Prover gave no usable answer (the item is unscored).
  * - `not-judged`: the run stopped (--max-cost-usd / --max-calls) before this item.
+ * An item whose deciding stage gave no usable answer (invalid output after the
+ * re-asks, or a provider failure) keeps the route it was on, has `correct: null`
+ * and says why in `unscored`.
  */
-export type Route =
-  | 'missing'
-  | 'pred-error'
-  | 'match-upheld'
-  | 'match-overturned'
-  | 'prover-rejected'
-  | 'refuter-upheld'
-  | 'refuter-overturned'
-  | 'match-unscored'
-  | 'prover-unscored'
-  | 'refuter-unscored'
-  | 'not-judged';
+export type Route = 'missing' | 'pred-error' | 'match' | 'prover-reject' | 'prover-refuter' | 'prover' | 'not-judged';
 
 export interface JudgeInput {
   task: Task;
@@ -43,15 +34,6 @@ export interface JudgeInput {
   gold: ExecResult;
   /** undefined when predSql is. */
   pred: ExecResult | undefined;
-}
-
-export interface ProverRecord extends ProverAnswer {
-  promptHash: string;
-}
-
-export interface RefuterRecord extends RefuterAnswer {
-  mode: 'match' | 'full';
-  promptHash: string;
 }
 
 export interface JudgedItem extends Usage {
@@ -66,9 +48,23 @@ export interface JudgedItem extends Usage {
   goldX: boolean;
   /** The Refuter said the question is ambiguous. */
   ambQ: boolean;
+  /** The Refuter said the schema is ambiguous. */
+  ambSchema: boolean;
+  /** Why there is no verdict (shown apart; never counted right or wrong). */
   unscored?: string;
-  prover?: ProverRecord;
-  refuter?: RefuterRecord;
+  proverVerdict?: boolean;
+  proverReason?: string;
+  proverExpectedAnswer?: string;
+  proverSqlDescription?: string;
+  /** Hash of prompts/prover.md as sent. */
+  proverPromptHash?: string;
+  refuterMode?: 'match' | 'full';
+  /** true = the Refuter overturned the verdict. */
+  refuterOverturn?: boolean;
+  refuterReason?: string;
+  ambiguity?: Ambiguity;
+  /** Hash of prompts/refuter.md or refuter-match.md as sent. */
+  refuterPromptHash?: string;
   predError?: string;
   goldError?: string;
   /**
@@ -105,6 +101,7 @@ function base(input: JudgeInput, ex: boolean): JudgedItem {
     route: 'not-judged',
     goldX: false,
     ambQ: false,
+    ambSchema: false,
     ...emptyUsage(),
   };
   if (input.gold.status !== 'ok') item.goldError = input.gold.error ?? input.gold.status;
@@ -129,19 +126,23 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
     pred_sql: predSql.trim(),
     gold_sql: task.goldSql.trim(),
   };
-  let stage: 'match' | 'prover' | 'refuter' = ex ? 'match' : 'prover';
+  let stage: Route = ex ? 'match' : 'prover';
   try {
     if (ex) {
       const r = await runStage(deps.client, deps.prompts.refuterMatch, common, parseRefuterAnswer, maxReasks, item);
-      if (!r.ok) return { ...item, route: 'match-unscored', unscored: r.problem };
+      if (!r.ok) return { ...item, route: 'match', unscored: r.problem };
       return refuterVerdict(item, r.answer, 'match', deps.prompts.refuterMatch.hash);
     }
     const predPreview = previewResult(pred, { maxRows: rows });
     const p = await runStage(deps.client, deps.prompts.prover, { ...common, pred_result: predPreview }, parseProverAnswer, maxReasks, item);
-    if (!p.ok) return { ...item, route: 'prover-unscored', unscored: p.problem };
-    item.prover = { ...p.answer, promptHash: deps.prompts.prover.hash };
-    if (!p.answer.verdict) return { ...item, correct: false, route: 'prover-rejected' };
-    stage = 'refuter';
+    if (!p.ok) return { ...item, route: 'prover', unscored: p.problem };
+    item.proverVerdict = p.answer.verdict;
+    item.proverReason = p.answer.reason;
+    item.proverExpectedAnswer = p.answer.expectedAnswer;
+    item.proverSqlDescription = p.answer.sqlDescription;
+    item.proverPromptHash = deps.prompts.prover.hash;
+    if (!p.answer.verdict) return { ...item, correct: false, route: 'prover-reject' };
+    stage = 'prover-refuter';
     const r = await runStage(
       deps.client,
       deps.prompts.refuter,
@@ -150,27 +151,31 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
       maxReasks,
       item,
     );
-    if (!r.ok) return { ...item, route: 'refuter-unscored', unscored: r.problem };
+    if (!r.ok) return { ...item, route: 'prover-refuter', unscored: r.problem };
     return refuterVerdict(item, r.answer, 'full', deps.prompts.refuter.hash);
   } catch (e) {
     if (e instanceof BudgetExceeded) throw e;
     if (e instanceof ProviderError) {
       if (e.status === 401 || e.status === 403) throw new UserError(`the ${deps.client.provider.name} API refused the credentials (${e.message}); check the API key variable.`);
       if (e.status === 404) throw new UserError(`the ${deps.client.provider.name} API does not know model "${deps.client.model}" (${e.message}).`);
-      return { ...item, route: `${stage}-unscored`, unscored: `provider error: ${e.message}`, transient: true };
+      return { ...item, route: stage, unscored: `provider error: ${e.message}`, transient: true };
     }
     throw e;
   }
 }
 
 function refuterVerdict(item: JudgedItem, a: RefuterAnswer, mode: 'match' | 'full', promptHash: string): JudgedItem {
-  const route: Route = mode === 'match' ? (a.overturn ? 'match-overturned' : 'match-upheld') : a.overturn ? 'refuter-overturned' : 'refuter-upheld';
   return {
     ...item,
     correct: !a.overturn,
-    route,
+    route: mode === 'match' ? 'match' : 'prover-refuter',
     goldX: !a.goldCorrect,
-    ambQ: a.ambiguity === ('question' satisfies Ambiguity),
-    refuter: { ...a, mode, promptHash },
+    ambQ: a.ambiguity === 'question',
+    ambSchema: a.ambiguity === 'schema',
+    refuterMode: mode,
+    refuterOverturn: a.overturn,
+    refuterReason: a.reason,
+    ambiguity: a.ambiguity,
+    refuterPromptHash: promptHash,
   };
 }

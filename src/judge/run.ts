@@ -24,7 +24,8 @@ export interface JudgeRunOptions {
   verdicts?: VerdictStore;
   /** Names the judge configuration in the verdict store (see judgeConfigKey). */
   judgeKey: string;
-  judgeName: string;
+  /** A function when the name depends on the model version the API reports. */
+  judgeName: string | (() => string);
   onExecProgress?: (done: number, total: number) => void;
   onJudgeProgress?: (done: number, total: number) => void;
 }
@@ -106,6 +107,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     }),
   );
 
+  const nameOf = (): string => (typeof o.judgeName === 'string' ? o.judgeName : o.judgeName());
   const out: (JudgeRecord | undefined)[] = new Array(inputs.length);
   let stopped: string | undefined;
   let done = 0;
@@ -127,20 +129,21 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
             }
             throw e;
           }
-          o.verdicts?.put(key, o.judgeName, item);
+          o.verdicts?.put(key, nameOf(), item);
         }
-        out[i] = { system, judge: o.judgeName, ...item };
+        out[i] = { system, judge: '', ...item };
         done += 1;
         o.onJudgeProgress?.(done, inputs.length);
       }),
     ),
   );
+  const judge = nameOf();
   const items = inputs.map(({ system, input }, i): JudgeRecord => {
     const r = out[i];
-    if (r) return r;
+    if (r) return { ...r, judge };
     return {
       system,
-      judge: o.judgeName,
+      judge,
       taskId: input.task.id,
       dbId: input.task.dbId,
       ex: input.pred?.status === 'ok' && input.gold.status === 'ok' && o.deps.equal(input.gold, input.pred),
@@ -148,6 +151,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
       route: 'not-judged',
       goldX: false,
       ambQ: false,
+      ambSchema: false,
       unscored: `not judged: ${stopped ?? 'the run stopped'}`,
       calls: 0,
       cachedCalls: 0,

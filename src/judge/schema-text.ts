@@ -116,3 +116,22 @@ function isUtf8(buf: Buffer): boolean {
     return false;
   }
 }
+
+/**
+ * Schema text per database id, computed once per id. Descriptions come from
+ * `<descriptionsRoot>/<db>/` when given, else from BIRD's own layout
+ * `<dbRoot>/<db>/database_description/` when it exists.
+ */
+export function createSchemaSource(dbRoot: string, descriptionsRoot?: string, opts: Omit<SchemaTextOptions, 'descriptionDir'> = {}): (dbId: string) => string {
+  const memo = new Map<string, string>();
+  return (dbId: string): string => {
+    let s = memo.get(dbId);
+    if (s === undefined) {
+      const own = join(dbRoot, dbId, 'database_description');
+      const descriptionDir = descriptionsRoot ? join(descriptionsRoot, dbId) : existsSync(own) ? own : undefined;
+      s = schemaText(join(dbRoot, dbId, `${dbId}.sqlite`), { ...opts, descriptionDir });
+      memo.set(dbId, s);
+    }
+    return s;
+  };
+}

@@ -42,8 +42,8 @@ export class VerdictStore {
       item.dbId,
       item.route,
       item.correct === null ? null : item.correct ? 1 : 0,
-      item.prover?.promptHash ?? null,
-      item.refuter?.promptHash ?? null,
+      item.proverPromptHash ?? null,
+      item.refuterPromptHash ?? null,
       JSON.stringify(item),
       new Date().toISOString(),
     );

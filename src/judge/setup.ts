@@ -1,0 +1,110 @@
+import { UserError } from '../errors.js';
+import { birdEqual } from '../execution/compare-bird.js';
+import type { RunStore } from '../store/run-store.js';
+import { Budget } from './budget.js';
+import type { CascadeDeps } from './cascade.js';
+import { judgeName } from './judge-name.js';
+import { LlmCache } from './llm-cache.js';
+import { DEFAULT_SAMPLING, LlmClient } from './llm-client.js';
+import { DEFAULT_PRICES, lookupPrice } from './pricing.js';
+import type { Price } from './pricing.js';
+import { loadPrompt } from './prompts.js';
+import { createProvider } from './providers/index.js';
+import type { ProviderConfig } from './providers/index.js';
+import type { LlmProvider, Sampling } from './providers/types.js';
+import { DEFAULT_RETRY } from './retry.js';
+import type { RetryPolicy, Sleep } from './retry.js';
+import { judgeConfigKey } from './run.js';
+import { createSchemaSource } from './schema-text.js';
+import { VerdictStore } from './verdict-store.js';
+
+export interface LiveJudgeOptions {
+  /** How to reach the model (or `provider` to pass a ready one, e.g. in tests). */
+  providerConfig?: ProviderConfig;
+  provider?: LlmProvider;
+  model: string;
+  /** `<dbRoot>/<db>/<db>.sqlite`, for the schema text. */
+  dbRoot: string;
+  /** BIRD database_description root (`<dir>/<db>/<table>.csv`). */
+  descriptionsRoot?: string;
+  /** Response cache and verdicts; without it every run calls the API again. */
+  store?: RunStore;
+  /** Calls in flight at once (default 4). */
+  concurrency?: number;
+  /** Per-call timeout in ms (default 120 000). */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  maxCostUsd?: number;
+  maxCalls?: number;
+  /** Price for this model (else looked up in priceTable, else the defaults). */
+  price?: Price;
+  priceTable?: Readonly<Record<string, Price>>;
+  /** Names the judge `<model>-<snapshot>` when the model id has no date. */
+  snapshot?: string;
+  promptsDir?: string;
+  previewRows?: number;
+  maxReasks?: number;
+  sampling?: Sampling;
+  env?: NodeJS.ProcessEnv;
+  sleep?: Sleep;
+}
+
+export interface LiveJudge {
+  deps: CascadeDeps;
+  client: LlmClient;
+  budget: Budget;
+  verdicts: VerdictStore | undefined;
+  /** Hash of the judge configuration (verdict-store key part). */
+  judgeKey: string;
+  /** `<model>-<snapshot date>`; call after the run to use the API-reported version. */
+  name(): string;
+  price: Price | undefined;
+}
+
+/**
+ * Everything a live ROSE-style judge needs, wired once: provider, cache,
+ * budget, prompts, schema text and the `bird` comparator. `sqlboard judge`
+ * and `validate` both build their judge here and run it with runJudge().
+ */
+export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
+  const provider = o.provider ?? (o.providerConfig ? createProvider(o.providerConfig, o.env) : undefined);
+  if (!provider) throw new Error('createLiveJudge: give provider or providerConfig');
+  const price = o.price ?? lookupPrice(o.model, o.priceTable ?? DEFAULT_PRICES);
+  if (o.maxCostUsd !== undefined && !price) {
+    throw new UserError(`--max-cost-usd needs a price for model "${o.model}", which the price table lacks: pass --price IN,OUT (USD per million tokens) or --price-file FILE.json`);
+  }
+  const budget = new Budget({ maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls });
+  const client = new LlmClient({
+    provider,
+    model: o.model,
+    sampling: o.sampling ?? DEFAULT_SAMPLING,
+    timeoutMs: o.timeoutMs,
+    retry: o.retry ?? DEFAULT_RETRY,
+    cache: o.store ? new LlmCache(o.store) : undefined,
+    budget,
+    price,
+    concurrency: o.concurrency,
+    sleep: o.sleep,
+  });
+  const deps: CascadeDeps = {
+    client,
+    prompts: {
+      prover: loadPrompt('prover', o.promptsDir),
+      refuter: loadPrompt('refuter', o.promptsDir),
+      refuterMatch: loadPrompt('refuter-match', o.promptsDir),
+    },
+    schemaFor: createSchemaSource(o.dbRoot, o.descriptionsRoot),
+    equal: birdEqual,
+    previewRows: o.previewRows,
+    maxReasks: o.maxReasks,
+  };
+  return {
+    deps,
+    client,
+    budget,
+    verdicts: o.store ? new VerdictStore(o.store) : undefined,
+    judgeKey: judgeConfigKey(deps, { comparator: 'bird' }),
+    name: () => judgeName(o.model, { snapshot: o.snapshot, resolvedModel: client.resolvedModel }),
+    price,
+  };
+}

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ExecutionEngine } from '../../src/execution/engine.js';
+import { openRunStore } from '../../src/store/run-store.js';
+import type { RunStore } from '../../src/store/run-store.js';
+import { createLiveJudge } from '../../src/judge/setup.js';
+import { runJudge } from '../../src/judge/run.js';
+import type { JudgeRunResult } from '../../src/judge/run.js';
+import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
+import { createGeminiProvider } from '../../src/judge/providers/gemini.js';
+import { startFakeLlmServer, stageOf } from './fake-llm-server.js';
+import type { FakeLlmServer } from './fake-llm-server.js';
+import { DB_ROOT, ROUTE_CASES, routeBench, routeScript } from './spider-fixture.js';
+
+const KEY = 'sk-judge-SECRET-key-987654321';
+let server: FakeLlmServer;
+let engine: ExecutionEngine;
+beforeAll(async () => {
+  server = await startFakeLlmServer(routeScript);
+  engine = new ExecutionEngine({ dbRoot: DB_ROOT, workers: 2 });
+});
+afterAll(async () => {
+  await engine.close();
+  await server.close();
+});
+
+async function judgeOnce(store: RunStore, provider: 'openai' | 'gemini'): Promise<JudgeRunResult> {
+  const { bench, system } = routeBench();
+  const p =
+    provider === 'openai'
+      ? createOpenAiProvider({ apiKey: KEY, baseUrl: server.openaiBase })
+      : createGeminiProvider({ apiKey: KEY, baseUrl: server.url });
+  const judge = createLiveJudge({ provider: p, model: 'gpt-4o', dbRoot: DB_ROOT, store, concurrency: 3 });
+  return runJudge({ bench, systems: [system], executor: engine, deps: judge.deps, concurrency: 3, verdicts: judge.verdicts, judgeKey: judge.judgeKey, judgeName: judge.name });
+}
+
+describe.each(['openai', 'gemini'] as const)('the cascade on real Spider databases (%s)', (provider) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlboard-judge-'));
+  const storeFile = join(dir, 'run.db');
+
+  it('sends every item down its route, with verdicts, labels and usage', async () => {
+    server.seen.length = 0;
+    const store = openRunStore(storeFile);
+    const res = await judgeOnce(store, provider);
+    store.close();
+    expect(res.stopped).toBeUndefined();
+    for (const c of ROUTE_CASES) {
+      const it = res.items.find((r) => r.taskId === c.taskId)!;
+      expect({ task: c.taskId, route: it.route, correct: it.correct, calls: it.calls }).toEqual({ task: c.taskId, route: c.route, correct: c.correct, calls: c.calls });
+    }
+    const byTask = new Map(res.items.map((r) => [r.taskId, r]));
+    // pred-error: no call, the error kept
+    expect(byTask.get('0')!.predError).toMatch(/no such table/);
+    expect(byTask.get('0')!.ex).toBe(false);
+    // match mode: EX true; overturned accidental agreement counts 0 but EX stays 1
+    expect(byTask.get('1')!).toMatchObject({ ex: true, refuterMode: 'match', refuterOverturn: false });
+    expect(byTask.get('8')!).toMatchObject({ ex: true, correct: false, refuterMode: 'match', refuterOverturn: true, refuterReason: 'age >= 20 includes 20-year-olds' });
+    // the Prover's reasons and the Refuter's labels
+    expect(byTask.get('2')!).toMatchObject({ ex: false, proverVerdict: false, proverReason: 'age column missing' });
+    expect(byTask.get('2')!.refuterMode).toBeUndefined();
+    expect(byTask.get('4')!).toMatchObject({ proverVerdict: true, refuterMode: 'full', refuterOverturn: true, goldX: false, ambQ: false });
+    expect(byTask.get('6')!).toMatchObject({ proverVerdict: true, refuterOverturn: false, goldX: true, ambQ: true, ambiguity: 'question' });
+    // unscored: shown apart, never right or wrong, with why
+    expect(byTask.get('10')!.unscored).toMatch(/prover: invalid answer after 2 attempts \(no JSON object found/);
+    // prompt hashes stored with each verdict
+    expect(byTask.get('6')!.proverPromptHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(byTask.get('6')!.refuterPromptHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(byTask.get('6')!.refuterPromptHash).not.toBe(byTask.get('1')!.refuterPromptHash);
+    // usage recorded from the API's counts
+    expect(byTask.get('4')!).toMatchObject({ inputTokens: 200, outputTokens: 40 });
+    expect(byTask.get('4')!.costUsd).toBeCloseTo((200 * 2.5 + 40 * 10) / 1e6, 12);
+    // the calls made = the calls recorded
+    expect(server.seen).toHaveLength(ROUTE_CASES.reduce((n, c) => n + c.calls, 0));
+  });
+
+  it('the Prover never sees the gold; the Refuter sees both results; match mode sees no results', () => {
+    const gold4 = 'SELECT avg(age) ,  min(age) ,  max(age) FROM singer WHERE country  =  \'France\'';
+    for (const r of server.seen) {
+      const all = r.messages.map((m) => m.content).join('\n');
+      const stage = stageOf(r);
+      if (stage === 'prover') {
+        expect(all).not.toContain('Gold SQL');
+        expect(all).not.toContain(gold4);
+        expect(all).toContain('## Result of the predicted SQL');
+        expect(all).toContain('CREATE TABLE "singer"');
+      }
+      if (stage === 'refuter') {
+        expect(all).toContain('## Result of the gold SQL');
+        expect(all).toContain("## The Prover's reason");
+      }
+      if (stage === 'refuter-match') expect(all).not.toContain('## Result of');
+    }
+    const refuter4 = server.seen.find((r) => stageOf(r) === 'refuter' && r.messages[1].content.includes('from France'))!;
+    expect(refuter4.messages[1].content).toContain(gold4);
+    expect(refuter4.messages[1].content).toContain('Rows: 1 (all shown).');
+    expect(refuter4.messages[1].content).toContain('computes the stats');
+  });
+
+  it('a re-run makes zero calls and gives the same records; the key is nowhere in the store', async () => {
+    server.seen.length = 0;
+    const store = openRunStore(storeFile);
+    const first = await judgeOnce(store, provider);
+    store.close();
+    expect(server.seen).toHaveLength(0);
+    expect(first.items.map((r) => [r.taskId, r.route, r.correct])).toEqual(ROUTE_CASES.map((c) => [c.taskId, c.route, c.correct]));
+    for (const f of [storeFile, `${storeFile}-wal`]) {
+      let bytes = '';
+      try {
+        bytes = readFileSync(f).toString('latin1');
+      } catch {
+        continue;
+      }
+      expect(bytes).not.toContain('SECRET');
+    }
+  });
+
+  it('with the verdicts gone, the response cache alone still answers every call', async () => {
+    server.seen.length = 0;
+    const store = openRunStore(storeFile);
+    store.db.exec('DELETE FROM judge_verdicts');
+    const again = await judgeOnce(store, provider);
+    store.close();
+    expect(server.seen).toHaveLength(0);
+    expect(again.items.find((r) => r.taskId === '6')!.cachedCalls).toBe(2);
+  });
+});
