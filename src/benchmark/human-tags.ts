@@ -39,10 +39,13 @@ export function osaDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** Short words allow one typo, long ones two ("ambigous", "questoin"). */
+/**
+ * Four-letter anchors must be exact ("told"/"hold" are not "gold"); five- and six-letter words
+ * allow one typo ("fasle"), longer ones two ("ambigous", "questoin").
+ */
 function near(word: string, target: string): boolean {
   if (Math.abs(word.length - target.length) > 2) return false;
-  return osaDistance(word, target) <= (target.length <= 6 ? 1 : 2);
+  return osaDistance(word, target) <= (target.length <= 4 ? 0 : target.length <= 6 ? 1 : 2);
 }
 
 const nearAny = (w: string, targets: readonly string[]): boolean => targets.some((t) => near(w, t));

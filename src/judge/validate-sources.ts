@@ -45,7 +45,8 @@ const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null)
 
 function verdictOf(r: ItemRecord): JudgeVerdict {
   const v: JudgeVerdict = {
-    correct: r.unscored === true || typeof r.correct !== 'boolean' ? null : r.correct,
+    // `judge --items` marks an item without a usable answer with `unscored` (its reason).
+    correct: (r.unscored !== undefined && r.unscored !== false) || typeof r.correct !== 'boolean' ? null : r.correct,
     goldX: flag(r.goldX),
     ambQ: flag(r.ambQ),
   };
