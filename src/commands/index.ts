@@ -4,6 +4,7 @@ import { validateCommand } from './validate.js';
 import { scoreCommand } from './score.js';
 import { statsCommand } from './stats.js';
 import { leaderboardCommand } from './leaderboard.js';
+import { judgeCommand } from './judge.js';
 
 /**
  * Every CLI verb, one module each. Keep one import per line so parallel
@@ -15,4 +16,5 @@ export const commands: CommandModule<object, any>[] = [
   scoreCommand,
   statsCommand,
   leaderboardCommand,
+  judgeCommand,
 ];

@@ -1,0 +1,164 @@
+import type { Argv, CommandModule } from 'yargs';
+import { writeItems } from '../benchmark/items.js';
+import { loadBenchmark } from '../benchmark/load-questions.js';
+import { loadPredictions } from '../benchmark/load-predictions.js';
+import { UserError } from '../errors.js';
+import { ExecutionEngine } from '../execution/engine.js';
+import { judgeItemRecord } from '../judge/records.js';
+import { parsePriceFlag, readPriceFile } from '../judge/pricing.js';
+import { PROVIDER_NAMES } from '../judge/providers/index.js';
+import type { ProviderName } from '../judge/providers/types.js';
+import { DEFAULT_RETRY } from '../judge/retry.js';
+import { runJudge } from '../judge/run.js';
+import { createLiveJudge } from '../judge/setup.js';
+import { summarizeJudge } from '../judge/summary.js';
+import { judgeJson, judgeReport } from './judge-report.js';
+import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { terminalProgress } from '../report/progress.js';
+import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import { parseSystemArg } from './score.js';
+
+interface JudgeArgs extends ReportOptions {
+  questions: string;
+  dbRoot: string;
+  system: string[];
+  provider: string;
+  model: string;
+  baseUrl?: string;
+  replay?: string;
+  apiVersion?: string;
+  concurrency: number;
+  timeout: number;
+  execTimeout: number;
+  maxAttempts: number;
+  maxCostUsd?: number;
+  maxCalls?: number;
+  price?: string;
+  priceFile?: string;
+  snapshot?: string;
+  descriptions?: string;
+  previewRows: number;
+  maxReasks: number;
+  temperature: number;
+  maxOutputTokens: number;
+  store: string;
+  items?: string;
+  workers?: number;
+}
+
+function positive(name: string, v: number | undefined, integer = true): void {
+  if (v === undefined) return;
+  if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v))) {
+    throw new UserError(`--${name} must be a non-negative ${integer ? 'whole ' : ''}number (got ${String(v)})`);
+  }
+}
+
+export const judgeCommand: CommandModule<object, JudgeArgs> = {
+  command: 'judge',
+  describe: 'ROSE-style LLM judge (Prover + Adversarial Refuter) over every (system, task): judge accuracy, GoldX, AmbQ, cost',
+  builder: (y: Argv) =>
+    addReportOptions(
+      y
+        .option('questions', { type: 'string', demandOption: true, describe: 'Questions file, BIRD or Spider format' })
+        .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
+        .option('system', { type: 'string', array: true, demandOption: true, describe: 'NAME=FILE predictions (repeatable)' })
+        .option('provider', { choices: PROVIDER_NAMES as string[], demandOption: true, describe: 'openai (OPENAI_API_KEY), gemini (GEMINI_API_KEY), replay (--replay FILE)' })
+        .option('model', { type: 'string', demandOption: true, describe: 'Model id, e.g. gpt-4o-2024-08-06, gemini-2.5-pro' })
+        .option('base-url', { type: 'string', describe: 'API endpoint (OpenAI-compatible servers: vLLM, Ollama, llama.cpp); else OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL' })
+        .option('replay', { type: 'string', describe: 'replay provider: JSONL of recorded responses' })
+        .option('api-version', { type: 'string', describe: 'gemini: API version path (default v1beta)' })
+        .option('concurrency', { alias: 'j', type: 'number', default: 4, describe: 'LLM calls in flight at once' })
+        .option('timeout', { type: 'number', default: 120, describe: 'Per-call timeout in seconds (retried)' })
+        .option('max-attempts', { type: 'number', default: DEFAULT_RETRY.maxAttempts, describe: 'Attempts per call on 429/5xx/timeouts (Retry-After honoured)' })
+        .option('max-cost-usd', { type: 'number', describe: 'Stop before spending more than this (USD); what was judged is kept' })
+        .option('max-calls', { type: 'number', describe: 'Stop before making more LLM calls than this; what was judged is kept' })
+        .option('price', { type: 'string', describe: 'INPUT,OUTPUT price in USD per million tokens (overrides the table)' })
+        .option('price-file', { type: 'string', describe: 'JSON {"model": {"input": n, "output": n}} merged over the price table' })
+        .option('snapshot', { type: 'string', describe: 'Snapshot date naming the judge <model>-<date> when the model id has none' })
+        .option('descriptions', { type: 'string', describe: "BIRD database_description root (<dir>/<db_id>/<table>.csv); default <db-root>/<db_id>/database_description" })
+        .option('preview-rows', { type: 'number', default: 20, describe: 'Result rows shown to the judge' })
+        .option('max-reasks', { type: 'number', default: 1, describe: 'Re-asks after an invalid answer before the item is unscored' })
+        .option('temperature', { type: 'number', default: 0, describe: 'Sampling temperature (part of the cache key)' })
+        .option('max-output-tokens', { type: 'number', default: 2048, describe: 'Output tokens allowed per call (part of the cache key)' })
+        .option('exec-timeout', { type: 'number', default: 30, describe: 'Per-query SQL time limit in seconds' })
+        .option('workers', { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' })
+        .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' })
+        .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' }),
+    ) as unknown as Argv<JudgeArgs>,
+  handler: async (argv) => {
+    positive('concurrency', argv.concurrency);
+    positive('max-calls', argv.maxCalls);
+    positive('max-cost-usd', argv.maxCostUsd, false);
+    positive('preview-rows', argv.previewRows);
+    positive('max-reasks', argv.maxReasks);
+    if (!(argv.concurrency >= 1)) throw new UserError('--concurrency must be at least 1');
+    if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
+    if (!(argv.maxAttempts >= 1) || !Number.isInteger(argv.maxAttempts)) throw new UserError('--max-attempts must be a whole number ≥ 1');
+    const specs = argv.system.map(parseSystemArg);
+    const names = new Set<string>();
+    for (const [name] of specs) {
+      if (names.has(name)) throw new UserError(`two systems are named "${name}"; give each --system a distinct NAME=`);
+      names.add(name);
+    }
+    const bench = loadBenchmark(argv.questions);
+    const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
+    const store = openRunStore(argv.store);
+    const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.execTimeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
+    const execProgress = terminalProgress('executing');
+    const judgeProgress = terminalProgress('judging');
+    try {
+      engine.checkDatabases(bench.tasks.map((t) => t.dbId));
+      const judge = createLiveJudge({
+        providerConfig: { provider: argv.provider as ProviderName, baseUrl: argv.baseUrl, replayFile: argv.replay, apiVersion: argv.apiVersion },
+        model: argv.model,
+        dbRoot: argv.dbRoot,
+        descriptionsRoot: argv.descriptions,
+        store,
+        concurrency: argv.concurrency,
+        timeoutMs: Math.round(argv.timeout * 1000),
+        retry: { ...DEFAULT_RETRY, maxAttempts: argv.maxAttempts },
+        maxCostUsd: argv.maxCostUsd,
+        maxCalls: argv.maxCalls,
+        price: argv.price !== undefined ? parsePriceFlag(argv.price) : undefined,
+        priceTable: argv.priceFile !== undefined ? readPriceFile(argv.priceFile) : undefined,
+        snapshot: argv.snapshot,
+        previewRows: argv.previewRows,
+        maxReasks: argv.maxReasks,
+        sampling: { temperature: argv.temperature, maxOutputTokens: argv.maxOutputTokens },
+      });
+      const run = await runJudge({
+        bench,
+        systems,
+        executor: engine,
+        deps: judge.deps,
+        concurrency: argv.concurrency,
+        verdicts: judge.verdicts,
+        judgeKey: judge.judgeKey,
+        judgeName: judge.name,
+        onExecProgress: (d, t) => execProgress.update(d, t),
+        onJudgeProgress: (d, t) => {
+          execProgress.stop();
+          judgeProgress.update(d, t);
+        },
+      });
+      execProgress.stop();
+      judgeProgress.stop();
+      const difficulty = new Map(bench.tasks.map((t) => [t.id, t.difficulty]));
+      if (argv.items) writeItems(argv.items, run.items.map((r) => judgeItemRecord(r, { difficulty: difficulty.get(r.taskId) })));
+      const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
+      for (const note of bench.notes ?? []) process.stderr.write(`sqlboard: ${argv.questions}: ${note}\n`);
+      for (const s of systems) for (const note of s.notes ?? []) process.stderr.write(`sqlboard: ${s.system}: ${note}\n`);
+      if (run.stopped) {
+        const left = run.items.filter((r) => r.route === 'not-judged').length;
+        process.stderr.write(`sqlboard: stopped: ${run.stopped}; ${left} items not judged. Everything judged is kept in ${argv.store}: re-run to continue.\n`);
+      }
+      const ctx = { questions: argv.questions, tasks: bench.tasks.length, judge: judge.name(), deps: judge.deps, price: judge.price, stats: judge.client.stats };
+      emitReport(judgeReport(run, summaries, ctx), judgeJson(run, summaries, ctx), argv);
+    } finally {
+      execProgress.stop();
+      judgeProgress.stop();
+      await engine.close();
+      store.close();
+    }
+  },
+};
