@@ -110,6 +110,11 @@ export class ExecutionEngine {
     return keys.map((k) => this.memo.get(k)!);
   }
 
+  /** Process ids of the execution processes now alive. */
+  workerPids(): number[] {
+    return this.pool.pids();
+  }
+
   async close(): Promise<void> {
     await this.pool.close();
   }

@@ -51,6 +51,11 @@ export class ProcessPool {
     });
   }
 
+  /** Live child process ids (for diagnostics and tests). */
+  pids(): number[] {
+    return this.slots.map((s) => s.child.pid).filter((p): p is number => p !== undefined);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.map((s) => this.stop(s)));

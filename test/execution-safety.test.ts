@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExecutionEngine } from '../src/execution/engine.js';
+import { SPIDER } from './helpers/cli.js';
+
+const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+describe('execution engine on a real Spider database', () => {
+  let root: string;
+  let dbFile: string;
+  let before: string;
+  let engine: ExecutionEngine;
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'sqlboard-exec-'));
+    mkdirSync(join(root, 'flight_2'));
+    dbFile = join(root, 'flight_2', 'flight_2.sqlite');
+    copyFileSync(join(SPIDER, 'database', 'flight_2', 'flight_2.sqlite'), dbFile);
+    before = sha(dbFile);
+    engine = new ExecutionEngine({ dbRoot: root, timeoutSec: 2, maxRows: 500, workers: 2 });
+  });
+  afterAll(async () => {
+    await engine.close();
+  });
+
+  const run1 = async (sql: string) => (await engine.run([{ dbId: 'flight_2', sql }]))[0]!;
+
+  it('accepts double-quoted string literals as a standard SQLite build does', async () => {
+    const r = await run1('SELECT count(*) FROM airlines WHERE Airline = "JetBlue Airways"');
+    expect(r.status).toBe('ok');
+    expect(r.rows).toEqual([[1]]);
+    // A double-quoted name that is a column stays a column.
+    const c = await run1('SELECT "Airline" FROM airlines WHERE uid = 1');
+    expect(c.rows).toEqual([['United Airlines']]);
+    // Mixed: identifier and literal in one query.
+    const m = await run1('SELECT "Abbreviation" FROM airlines WHERE "Airline" = "JetBlue Airways"');
+    expect(m.rows).toEqual([['JetBlue']]);
+  });
+
+  it('keeps duplicate column names and rows as arrays', async () => {
+    const r = await run1('SELECT T1.uid, T2.uid FROM airlines AS T1 JOIN airlines AS T2 ON T1.uid = T2.uid WHERE T1.uid <= 2 ORDER BY T1.uid');
+    expect(r.columns).toEqual(['uid', 'uid']);
+    expect(r.rows).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
+  it('returns integers beyond 2^53 exactly', async () => {
+    const r = await run1('SELECT 9007199254740993, -9223372036854775808, 1.5');
+    expect(r.rows[0]).toEqual([9007199254740993n, -9223372036854775808n, 1.5]);
+  });
+
+  it('reports results above --max-rows as "result too large", not a crash', async () => {
+    const r = await run1('SELECT * FROM flights');
+    expect(r.status).toBe('error');
+    expect(r.error).toMatch(/result too large/);
+  });
+
+  it('stops a runaway query at the timeout and gives its CPU back', async () => {
+    const pidsBefore = engine.workerPids();
+    const t0 = Date.now();
+    const [runaway, next] = await engine.run([
+      { dbId: 'flight_2', sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c' },
+      { dbId: 'flight_2', sql: 'SELECT count(*) FROM airports' },
+    ]);
+    const elapsed = Date.now() - t0;
+    expect(runaway!.status).toBe('timeout');
+    expect(runaway!.error).toMatch(/timed out after 2 s/);
+    expect(next!.rows).toEqual([[100]]);
+    expect(elapsed).toBeLessThan(10_000);
+    // The process that ran it is gone (killed), and a fresh one took its place.
+    const killed = pidsBefore.filter((p) => !engine.workerPids().includes(p));
+    expect(killed.length).toBeGreaterThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const pid of killed) {
+      // Gone, or a zombie awaiting its reaping: either way it runs no more.
+      const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+      expect(stat === '' || /^\d+ \(.*\) Z /.test(stat), stat).toBe(true);
+    }
+  });
+
+  it('refuses every statement that could change the database, and the file stays byte-identical', async () => {
+    const target = join(root, 'copy.db');
+    const attempts = [
+      'DROP TABLE airlines',
+      'DELETE FROM airlines',
+      "INSERT INTO airlines VALUES (99, 'x', 'x', 'x')",
+      "UPDATE airlines SET Airline = 'x'",
+      'CREATE TABLE t(x)',
+      'CREATE TEMP TABLE t(x)',
+      `ATTACH '${join(root, 'new.db')}' AS other`,
+      'PRAGMA user_version = 7',
+      'PRAGMA journal_mode = WAL',
+      'PRAGMA query_only = 0',
+      `VACUUM INTO '${target}'`,
+      "SELECT load_extension('/tmp/nothing')",
+      'SELECT 1; DROP TABLE airlines',
+      "INSERT INTO airlines VALUES (98, 'y', 'y', 'y') RETURNING uid",
+    ];
+    const results = await engine.run(attempts.map((sql) => ({ dbId: 'flight_2', sql })));
+    results.forEach((r, i) => {
+      expect(r.status, attempts[i]).toBe('error');
+    });
+    expect(sha(dbFile)).toBe(before);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(join(root, 'flight_2'))).toEqual(['flight_2.sqlite']);
+    expect(readdirSync(root).sort()).toEqual(['flight_2']);
+    // Reading is still allowed, including harmless PRAGMAs.
+    expect((await run1('PRAGMA table_info(airlines)')).status).toBe('ok');
+  });
+
+  it('names an unknown database and what to fix', async () => {
+    await expect(engine.run([{ dbId: 'no_such_db', sql: 'SELECT 1' }])).rejects.toThrow(/unknown database "no_such_db".*--db-root/);
+  });
+});
