@@ -41,9 +41,9 @@ function percent(column: string, raw: string | undefined): Score {
  */
 export function readBoardCsv(file: string): BoardFile {
   const text = readText(file);
-  let rows: { record: Record<string, string>; info: { lines: number } }[];
+  let rows: { record: Record<string, string>; info: { lines: number }; raw: string }[];
   try {
-    rows = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, info: true, relax_column_count: true }) as typeof rows;
+    rows = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, info: true, raw: true, relax_column_count: true }) as typeof rows;
   } catch (e) {
     throw new InputFileError(file, undefined, `not a CSV file (${(e as Error).message})`);
   }
@@ -54,8 +54,9 @@ export function readBoardCsv(file: string): BoardFile {
   }
   const out: BoardFile = { rows: [], skipped: [], renamed: [] };
   const seen = new Map<string, number>();
-  for (const { record, info } of rows) {
-    const line = info.lines;
+  for (const { record, info, raw } of rows) {
+    // info.lines is where the record ENDS; a quoted field may span lines (BIRD's affiliations do).
+    const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g) ?? []).length;
     const name = (record[nameCol] ?? '').replace(/\s+/g, ' ').trim();
     if (name === '') throw new InputFileError(file, line, `empty ${nameCol}`);
     const dev = percent('dev', record.dev);

@@ -5,6 +5,14 @@ export function formatPercent(x: number, digits = 1): string {
   return Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : '–';
 }
 
+/** A difference of fractions in percentage points, signed, never "-0.0": `0.0509` → `+5.09`. */
+export function formatPoints(x: number, digits = 2, sign = true): string {
+  if (!Number.isFinite(x)) return '–';
+  let s = (x * 100).toFixed(digits);
+  if (/^-0\.?0*$/.test(s)) s = s.slice(1);
+  return sign && x > 0 && !/^0\.?0*$/.test(s) ? `+${s}` : s;
+}
+
 /** A p-value: three significant figures, `<0.001` below that (more digits only suggest false precision). */
 export function formatPValue(p: number): string {
   if (!Number.isFinite(p)) return '–';
@@ -19,10 +27,8 @@ function formatNumber(x: number, column: Column, inInterval: boolean): string {
     case 'percent':
       // Inside "[low, high]" the % sign is repeated only once, at the estimate.
       return inInterval ? (x * 100).toFixed(column.digits ?? 1) : formatPercent(x, column.digits ?? 1);
-    case 'points': {
-      const s = (x * 100).toFixed(column.digits ?? 1);
-      return x > 0 && !inInterval ? `+${s}` : s;
-    }
+    case 'points':
+      return formatPoints(x, column.digits ?? 1, !inInterval);
     case 'fixed':
       return x.toFixed(column.digits ?? 3);
     case 'integer':

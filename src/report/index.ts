@@ -3,7 +3,7 @@
  * Renderers return strings and never print.
  */
 export * from './model.js';
-export { formatCell, formatPercent, formatPValue } from './format.js';
+export { formatCell, formatPercent, formatPoints, formatPValue } from './format.js';
 export { renderTerminal, renderTerminalTable } from './terminal.js';
 export { renderCsv, renderCsvTable, csvField } from './csv.js';
 export { renderMarkdown, renderMarkdownTable } from './markdown.js';

@@ -1,6 +1,6 @@
 import type { BoardFile } from '../benchmark/board-csv.js';
 import type { BoardAnalysis } from '../stats/board-gaps.js';
-import { formatPercent } from './format.js';
+import { formatPercent, formatPoints } from './format.js';
 import type { MatrixCell, Report, Section } from './model.js';
 
 export interface BoardContext {
@@ -8,7 +8,7 @@ export interface BoardContext {
   board: BoardFile;
 }
 
-const pts = (x: number, digits = 2): string => `${(x * 100).toFixed(digits)}`;
+const pts = (x: number, digits = 2): string => formatPoints(x, digits, false);
 
 /** The `--json` object of `leaderboard --board`: fractions throughout. */
 export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, unknown> {

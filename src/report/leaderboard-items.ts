@@ -1,5 +1,5 @@
 import type { ItemsLeaderboard } from '../stats/leaderboard.js';
-import { formatPercent, formatPValue } from './format.js';
+import { formatPercent, formatPoints, formatPValue } from './format.js';
 import type { MatrixCell, Report, Section } from './model.js';
 
 export interface ItemsContext {
@@ -7,7 +7,7 @@ export interface ItemsContext {
   flagsFile?: string;
 }
 
-const pts = (x: number, digits = 2): string => (x * 100).toFixed(digits);
+const pts = (x: number, digits = 2): string => formatPoints(x, digits, false);
 
 /** The `--json` object of `leaderboard` from verdict files: the full result plus its inputs. */
 export function itemsJson(lb: ItemsLeaderboard, ctx: ItemsContext): Record<string, unknown> {

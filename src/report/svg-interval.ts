@@ -5,9 +5,9 @@ import { niceTicks } from './ticks.js';
 const ROW = 22;
 const TOP = 34;
 const BOTTOM = 46;
-const PLOT_W = 520;
+const PLOT_W = 640;
 const VALUE_W = 64;
-const CHAR_W = 6.8; // average width of a 12px sans-serif character; labels are sized from it
+const CHAR_W = 7.4; // generous average width of a 12px sans-serif character (DejaVu Sans is wide); labels are sized from it
 const MAX_LABEL_CHARS = 40;
 
 function shorten(label: string): string {
@@ -24,7 +24,7 @@ export function renderIntervalPlot(plot: IntervalPlot): string {
   const fmt = (v: number): string => (plot.percent ? `${(v * 100).toFixed(1)}%` : String(Number(v.toPrecision(4))));
   const tickFmt = (v: number): string => (plot.percent ? `${Number((v * 100).toFixed(2))}%` : String(v));
   const labels = plot.points.map((p, i) => `${i + 1}. ${shorten(p.label)}`);
-  const labelW = Math.ceil(Math.max(60, ...labels.map((l) => l.length * CHAR_W))) + 12;
+  const labelW = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
   const height = TOP + plot.points.length * ROW + BOTTOM;
   const width = labelW + PLOT_W + VALUE_W;
 

@@ -1,7 +1,7 @@
 import { escapeXml } from './escape.js';
 import type { MatrixPlot } from './model.js';
 
-const CHAR_W = 6.8;
+const CHAR_W = 7.4; // generous average width of a 12px sans-serif character (DejaVu Sans is wide); labels are sized from it
 const MAX_LABEL_CHARS = 34;
 
 /** Colour of a cell: blue when the row wins, orange when it loses (colour-blind safe pair); pale unless `strong`. */
@@ -20,12 +20,13 @@ function fill(value: number, strong: boolean): string {
  */
 export function renderMatrixPlot(plot: MatrixPlot): string {
   const n = plot.labels.length;
-  const cell = Math.max(14, Math.min(34, Math.floor(640 / Math.max(1, n))));
+  const cell = Math.max(14, Math.min(36, Math.floor(740 / Math.max(1, n))));
   const labels = plot.labels.map((l, i) => `${i + 1}. ${l.length > MAX_LABEL_CHARS ? `${l.slice(0, MAX_LABEL_CHARS - 1)}…` : l}`);
-  const left = Math.ceil(Math.max(40, ...labels.map((l) => l.length * CHAR_W))) + 12;
+  const left = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
   const top = 28;
-  const legendH = 40;
-  const width = left + n * cell + 10;
+  const legendH = 52;
+  // Wide enough for the legend row even when there are only a few systems.
+  const width = Math.max(left + n * cell + 10, left + 660);
   const height = top + n * cell + legendH;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="plot matrix-plot" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(plot.title ?? 'matrix')}">`,
@@ -54,14 +55,16 @@ export function renderMatrixPlot(plot: MatrixPlot): string {
     }
   }
   const ly = top + n * cell + 16;
-  const swatches: [string, string][] = [
-    [fill(1, true), 'row significantly better'],
-    [fill(-1, true), 'row significantly worse'],
-    [fill(1, false), 'not distinguishable'],
+  // The last swatch is split: pale blue and pale orange both mean "not distinguishable".
+  const swatches: [string, string, string][] = [
+    [fill(1, true), fill(1, true), 'row significantly better'],
+    [fill(-1, true), fill(-1, true), 'row significantly worse'],
+    [fill(1, false), fill(-1, false), 'not distinguishable (pale: row ahead / behind)'],
   ];
   let lx = left;
-  for (const [color, text] of swatches) {
-    parts.push(`<rect class="swatch" x="${lx}" y="${ly}" width="12" height="12" fill="${color}"/>`);
+  for (const [a, b, text] of swatches) {
+    parts.push(`<rect class="swatch" x="${lx}" y="${ly}" width="6" height="12" fill="${a}"/>`);
+    parts.push(`<rect class="swatch" x="${lx + 6}" y="${ly}" width="6" height="12" fill="${b}"/>`);
     parts.push(`<text class="legend" x="${lx + 17}" y="${ly + 10}">${text}</text>`);
     lx += 17 + text.length * 6.2 + 18;
   }

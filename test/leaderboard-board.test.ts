@@ -1,0 +1,155 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SHARED, runCli } from './helpers/cli.js';
+
+const BOARD = join(SHARED, 'bird-leaderboard', 'overall-ex.csv');
+
+interface BoardJson {
+  threshold: number;
+  sigmaGap: number;
+  tauB: number | null;
+  expectedTau: number | null;
+  top: string;
+  indistinguishableFromTop: string[];
+  exceedingPairs: number;
+  totalPairs: number;
+  available: number;
+  analysed: number;
+  systems: { rank: number; name: string; dev: number; test: number; devRank: number; gapToTop: number; withinThresholdOfTop: boolean }[];
+  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability: number }[];
+  skipped: { name: string; line: number; reason: string }[];
+  renamed: { from: string; to: string }[];
+}
+
+async function board(args: string[]): Promise<BoardJson> {
+  const r = await runCli(['leaderboard', ...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as BoardJson;
+}
+
+function tinyBoard(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlboard-board-'));
+  const file = join(dir, 'board.csv');
+  writeFileSync(
+    file,
+    [
+      'system,dev,test',
+      'A,70,80',
+      'B,72,78',
+      'C,65,75',
+      'D,60,75', // ties C on test
+      'Humans,,92.9', // no dev: skipped
+      '"B",50%,40%', // duplicate name: becomes "B (2)"
+    ].join('\n') + '\n',
+  );
+  return file;
+}
+
+describe('leaderboard --board on the BIRD site leaderboard', () => {
+  it('reproduces SALUS g* = 5.09 points for N = 1534, e = 564 and reports the structure', async () => {
+    const j = await board(['--board', BOARD, '--n', '1534', '--flawed', '564']);
+    expect(j.threshold).toBeCloseTo(0.0509, 4);
+    expect(j.sigmaGap).toBeCloseTo(0.031, 4);
+    expect(j.analysed).toBe(30);
+    expect(j.available).toBe(107); // SOURCES.md: 107 of 118 rows have both dev and test
+    expect(j.systems).toHaveLength(30);
+    expect(j.totalPairs).toBe(435);
+    expect(j.pairs).toHaveLength(435);
+    expect(j.top).toBe('AskData + GPT-4o');
+    expect(j.systems[0]).toMatchObject({ rank: 1, name: 'AskData + GPT-4o', dev: 0.7764, test: 0.8195 });
+    // fractions, not percents
+    for (const s of j.systems) expect(s.test).toBeLessThan(1);
+    // sorted by test, descending
+    for (let i = 1; i < j.systems.length; i++) expect(j.systems[i]!.test).toBeLessThanOrEqual(j.systems[i - 1]!.test);
+    // the indistinguishable set is exactly the systems within g* of rank 1
+    const within = j.systems.slice(1).filter((s) => j.systems[0]!.test - s.test <= j.threshold).map((s) => s.name);
+    expect(j.indistinguishableFromTop).toEqual(within);
+    expect(within.length).toBeGreaterThan(5);
+    expect(j.exceedingPairs).toBe(j.pairs.filter((p) => p.gap > j.threshold).length);
+    for (const p of j.pairs) expect(p.exceedsThreshold).toBe(p.gap > j.threshold);
+    expect(j.tauB).toBeGreaterThan(-1);
+    expect(j.tauB).toBeLessThan(1);
+    expect(j.expectedTau).toBeGreaterThan(0);
+    expect(j.expectedTau).toBeLessThan(1);
+    // rows without both scores are skipped and reported, not guessed
+    expect(j.skipped.map((s) => s.name)).toContain('Human Performance');
+    // a quoted field spans lines 19–20: the row is reported where it starts
+    expect(j.skipped.find((s) => s.name === 'DataSpace-Text2SQL')).toEqual({ name: 'DataSpace-Text2SQL', line: 19, reason: 'no dev score' });
+    expect(j.skipped.find((s) => s.name === 'Claude Opus 4.6')?.reason).toMatch(/New Dev 68\.77/);
+    expect(j.renamed.map((r) => r.to)).toContain('DeepEye-SQL (2)');
+  });
+
+  it('--error-rate gives the same threshold as the equivalent --flawed', async () => {
+    const j = await board(['--board', BOARD, '--n', '1534', '--error-rate', String(564 / 1534), '--top', '10']);
+    expect(j.threshold).toBeCloseTo(0.0509, 4);
+    expect(j.systems).toHaveLength(10);
+  });
+
+  it('prints a terminal table by default, with the skipped rows', async () => {
+    const r = await runCli(['leaderboard', '--board', BOARD, '--n', '1534', '--flawed', '564', '--top', '5']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('g* = z·σ_gap = 5.09 points');
+    expect(r.stdout).toContain('AskData + GPT-4o');
+    expect(r.stdout).toContain('Human Performance');
+  });
+});
+
+describe('leaderboard --board on a tiny CSV (hand computations)', () => {
+  it('tau-b with a tie in test, expected tau, ranks with ties, skipped and renamed rows', async () => {
+    // Sorted by test: A 80, B 78, C 75, D 75. Pairs (dev, test): A-B discordant; A-C, A-D, B-C, B-D
+    // concordant; C-D tied in test. tau-b = (4 − 1)/√((6 − 0)(6 − 1)) = 3/√30.
+    // σ_gap = 2√25/100 = 0.1; dev gaps .02 .05 .10 .07 .12 .05 → 2Φ(g/σ) − 1 averaged:
+    const phi = { 0.2: 0.5792597, 0.5: 0.6914625, 1.0: 0.8413447, 0.7: 0.7580363, 1.2: 0.8849303 };
+    const expected = [phi[0.2], phi[0.5], phi[1.0], phi[0.7], phi[1.2], phi[0.5]].reduce((s, p) => s + 2 * p - 1, 0) / 6;
+    const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '25', '--top', '4']);
+    expect(j.tauB).toBeCloseTo(3 / Math.sqrt(30), 10);
+    expect(j.expectedTau).toBeCloseTo(expected, 5);
+    expect(j.systems.map((s) => [s.name, s.rank, s.devRank])).toEqual([
+      ['A', 1, 2],
+      ['B', 2, 1],
+      ['C', 3, 3],
+      ['D', 3, 4],
+    ]);
+    expect(j.skipped).toEqual([{ name: 'Humans', line: 6, reason: 'no dev score' }]);
+    expect(j.renamed).toEqual([{ from: 'B', to: 'B (2)', line: 7 }]);
+    expect(j.available).toBe(5);
+    // g* = 1.645 × 0.1: nothing separable among four systems 5 points apart
+    expect(j.threshold).toBeCloseTo(0.16449, 4);
+    expect(j.indistinguishableFromTop).toEqual(['B', 'C', 'D']);
+    expect(j.exceedingPairs).toBe(0);
+  });
+
+  it('with a small error count, only gaps above g* separate', async () => {
+    // σ_gap = 2/100, g* = 0.0329: A-C and A-D (5 points) exceed it; A-B (2) and B-C, B-D (3) do not.
+    const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4']);
+    expect(j.threshold).toBeCloseTo(0.0329, 4);
+    expect(j.indistinguishableFromTop).toEqual(['B']);
+    expect(j.pairs.filter((p) => p.exceedsThreshold).map((p) => `${p.a}>${p.b}`)).toEqual(['A>C', 'A>D']);
+    const ab = j.pairs.find((p) => p.a === 'A' && p.b === 'B')!;
+    expect(ab.gap).toBeCloseTo(0.02, 12);
+    expect(ab.outperformProbability).toBeCloseTo(0.8413447, 6); // Φ(0.02/0.02)
+  });
+
+  it('one system: no pairs, tau undefined (null in JSON)', async () => {
+    const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '25', '--top', '1']);
+    expect(j.systems).toHaveLength(1);
+    expect(j.pairs).toEqual([]);
+    expect(j.indistinguishableFromTop).toEqual([]);
+    expect(j.tauB).toBeNull();
+    expect(j.expectedTau).toBeNull();
+  });
+
+  it('refuses missing --n/--flawed and mixing --board with verdict files', async () => {
+    const a = await runCli(['leaderboard', '--board', tinyBoard()]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/--board needs --n N and --flawed E or --error-rate R/);
+    const b = await runCli(['leaderboard', 'x.jsonl', '--board', tinyBoard(), '--n', '10', '--flawed', '1']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/do not combine/);
+    const c = await runCli(['leaderboard', '--board', tinyBoard(), '--n', '100', '--flawed', '200']);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/flawed must be between 0 and n/);
+  });
+});

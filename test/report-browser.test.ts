@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { ROOT, SHARED, runCli } from './helpers/cli.js';
+import { launchChromium } from './helpers/chromium.js';
+
+const OUT = join(ROOT, 'test-output');
+const BOARD = join(SHARED, 'bird-leaderboard', 'overall-ex.csv');
+const FLAGS = join(SHARED, 'salus', 'predictions', 'frontier_spider.csv');
+
+let browser: { context: BrowserContext; close: () => Promise<void> };
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface PageCheck {
+  marks: string[];
+  errors: string[];
+  requests: string[];
+  svgSizes: { w: number; h: number }[];
+  title: string;
+}
+
+/** Opens a report page, collecting console errors and every non-file request (there must be none). */
+async function openReport(file: string, screenshot: string): Promise<PageCheck> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  const marks = await page.$$eval('circle.mark', (els) => els.map((e) => e.getAttribute('data-label') ?? ''));
+  const svgSizes = await page.$$eval('svg.plot', (els) => els.map((e) => ({ w: e.getBoundingClientRect().width, h: e.getBoundingClientRect().height })));
+  const title = await page.title();
+  await page.screenshot({ path: join(OUT, screenshot), fullPage: true });
+  await page.close();
+  return { marks, errors, requests, svgSizes, title };
+}
+
+describe('HTML leaderboard report in headless Chromium', () => {
+  it('--board: renders, no console errors or requests, one mark per analysed system', async () => {
+    const html = join(OUT, 'leaderboard-board.html');
+    const r = await runCli(['leaderboard', '--board', BOARD, '--n', '1534', '--flawed', '564', '--json', '--html', html]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as { systems: { name: string }[] };
+    const page = await openReport(html, 'leaderboard-board.png');
+    expect(page.errors).toEqual([]);
+    expect(page.requests).toEqual([]);
+    expect(page.title).toBe('Leaderboard noise analysis');
+    expect(page.marks).toHaveLength(30);
+    expect(page.marks).toEqual(json.systems.map((s) => s.name));
+    expect(page.svgSizes).toHaveLength(2); // accuracy-by-rank plot and pairwise matrix
+    for (const s of page.svgSizes) expect(s.w * s.h).toBeGreaterThan(10_000);
+  });
+
+  it('verdict files with flags: one mark per system, matrix drawn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlboard-lb-html-'));
+    const systems = ['system "A" <x>', 'B, the second', 'C'];
+    let lines = '';
+    systems.forEach((system, s) => {
+      for (let t = 0; t < 1034; t++) lines += JSON.stringify({ system, taskId: String(t), correct: (t * (s + 3)) % 7 < 5 - s }) + '\n';
+    });
+    writeFileSync(join(dir, 'items.jsonl'), lines);
+    const html = join(OUT, 'leaderboard-items.html');
+    const r = await runCli(['leaderboard', join(dir, 'items.jsonl'), '--flags', FLAGS, '--html', html, '--iterations', '200']);
+    expect(r.code, r.stderr).toBe(0);
+    const page = await openReport(html, 'leaderboard-items.png');
+    expect(page.errors).toEqual([]);
+    expect(page.requests).toEqual([]);
+    expect([...page.marks].sort()).toEqual([...systems].sort());
+    expect(page.svgSizes).toHaveLength(2);
+  });
+});
