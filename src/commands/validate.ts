@@ -1,20 +1,83 @@
 import type { Argv, CommandModule } from 'yargs';
-import { loadValidationSets } from '../benchmark/validation-set.js';
+import { loadValidationSets, type ValidationSet } from '../benchmark/validation-set.js';
 import { UserError } from '../errors.js';
+import { ExecutionEngine } from '../execution/engine.js';
+import { PROVIDER_NAMES } from '../judge/providers/index.js';
+import type { ProviderName } from '../judge/providers/types.js';
+import { createLiveJudge } from '../judge/setup.js';
 import { validate } from '../judge/validate.js';
 import { parseEnsembleSpec } from '../judge/validate-ensembles.js';
-import { loadJudge, parseJudgeSpec } from '../judge/validate-sources.js';
+import { judgeValidationItems } from '../judge/validate-live.js';
+import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../judge/validate-sources.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { terminalProgress } from '../report/progress.js';
+import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { validateReport } from './validate-report.js';
 
 interface ValidateArgs extends ReportOptions {
   set: string[];
-  judge: string[];
+  judge?: string[];
   ensemble?: string[];
   repeats?: string[];
   baseline?: string;
   seed: number;
   iterations: number;
+  provider?: string;
+  model?: string;
+  dbRoot?: string;
+  baseUrl?: string;
+  replay?: string;
+  liveName?: string;
+  concurrency: number;
+  maxCostUsd?: number;
+  maxCalls?: number;
+  store: string;
+}
+
+/** The live judge over the sets' own items, wired like `sqlboard judge` (src/judge/setup.ts). */
+async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<JudgeVerdicts> {
+  if (!argv.model || !argv.dbRoot) throw new UserError('--provider needs --model and --db-root (the databases of the sets\' items)');
+  const store = openRunStore(argv.store);
+  const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, store });
+  const exec = terminalProgress('executing');
+  const judging = terminalProgress('judging');
+  try {
+    const judge = createLiveJudge({
+      providerConfig: { provider: argv.provider as ProviderName, baseUrl: argv.baseUrl, replayFile: argv.replay },
+      model: argv.model,
+      dbRoot: argv.dbRoot,
+      store,
+      concurrency: argv.concurrency,
+      maxCostUsd: argv.maxCostUsd,
+      maxCalls: argv.maxCalls,
+    });
+    const hasDatabase = (db: string): boolean => {
+      try {
+        engine.checkDatabases([db]);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const res = await judgeValidationItems(sets, {
+      judge,
+      executor: engine,
+      concurrency: argv.concurrency,
+      hasDatabase,
+      name: argv.liveName,
+      onExecProgress: (d, t) => exec.update(d, t),
+      onJudgeProgress: (d, t) => {
+        exec.stop();
+        judging.update(d, t);
+      },
+    });
+    return res.verdicts;
+  } finally {
+    exec.stop();
+    judging.stop();
+    await engine.close();
+    store.close();
+  }
 }
 
 export const validateCommand: CommandModule<object, ValidateArgs> = {
@@ -24,26 +87,34 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     addReportOptions(
       (y as Argv<object>)
         .option('set', { type: 'string', array: true, demandOption: true, describe: 'Validation set: ROSE-VEC .json or sqlboard .jsonl (repeatable)' })
-        .option('judge', {
-          type: 'string',
-          array: true,
-          demandOption: true,
-          describe: 'NAME=SOURCE[,SOURCE...]: verdict JSONL files or ROSE output directories (repeatable)',
-        })
+        .option('judge', { type: 'string', array: true, describe: 'NAME=SOURCE[,SOURCE...]: verdict JSONL files or ROSE output directories (repeatable)' })
         .option('ensemble', { type: 'string', array: true, describe: 'majority:a,b,c | unanimity:a,b,c | and:a,b | or:a,b (repeatable)' })
         .option('repeats', { type: 'string', array: true, describe: 'a,b,c: judges that are repeat runs of one configuration; reports their spread' })
         .option('baseline', { type: 'string', describe: 'Judge or ensemble the others must beat on κ, accuracy, MCC and F1' })
         .option('seed', { type: 'number', default: 42, describe: 'Bootstrap seed' })
-        .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' }),
+        .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
+        .option('provider', { choices: PROVIDER_NAMES as string[], describe: 'Also run a live judge over the items: openai, gemini or replay' })
+        .option('model', { type: 'string', describe: 'Live judge model id' })
+        .option('db-root', { type: 'string', describe: 'Live judge: directory holding <db_id>/<db_id>.sqlite' })
+        .option('base-url', { type: 'string', describe: 'Live judge API endpoint (OpenAI-compatible servers)' })
+        .option('replay', { type: 'string', describe: 'replay provider: JSONL of recorded responses' })
+        .option('live-name', { type: 'string', describe: 'Live judge name (default <model>-<snapshot date>)' })
+        .option('concurrency', { alias: 'j', type: 'number', default: 4, describe: 'Live judge: LLM calls in flight' })
+        .option('max-cost-usd', { type: 'number', describe: 'Live judge: stop before spending more (USD)' })
+        .option('max-calls', { type: 'number', describe: 'Live judge: stop before more LLM calls than this' })
+        .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (live judge cache and verdicts)' }),
     ) as unknown as Argv<ValidateArgs>,
-  handler: (argv) => {
+  handler: async (argv) => {
     if (!Number.isInteger(argv.iterations) || argv.iterations < 1) throw new UserError(`--iterations must be a positive whole number (got ${argv.iterations})`);
     if (!Number.isInteger(argv.seed)) throw new UserError(`--seed must be a whole number (got ${argv.seed})`);
+    if ((argv.judge ?? []).length === 0 && !argv.provider) throw new UserError('name at least one --judge NAME=SOURCE (or a live judge with --provider)');
+    if (!(argv.concurrency >= 1)) throw new UserError('--concurrency must be at least 1');
     const sets = loadValidationSets(argv.set);
-    const judges = argv.judge.map((spec) => {
+    const judges = (argv.judge ?? []).map((spec) => {
       const { name, sources } = parseJudgeSpec(spec);
       return loadJudge(name, sources, sets);
     });
+    if (argv.provider) judges.push(await liveJudge(argv, sets));
     for (const j of judges) for (const note of j.notes) process.stderr.write(`sqlboard: ${note}\n`);
     const result = validate({
       sets,

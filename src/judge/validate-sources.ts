@@ -43,7 +43,8 @@ export function parseJudgeSpec(spec: string): { name: string; sources: string[] 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 
-function verdictOf(r: ItemRecord): JudgeVerdict {
+/** A record's verdict and usage; `unscored` or a non-boolean `correct` means no verdict. */
+export function verdictOf(r: ItemRecord): JudgeVerdict {
   const v: JudgeVerdict = {
     // `judge --items` marks an item without a usable answer with `unscored` (its reason).
     correct: (r.unscored !== undefined && r.unscored !== false) || typeof r.correct !== 'boolean' ? null : r.correct,
