@@ -59,6 +59,20 @@ function idOf(v: unknown): string | undefined {
   return undefined;
 }
 
+/** Both formats share ROSE-VEC's snake_case field names for the item itself. */
+function itemOf(o: Record<string, unknown>, subset: string, taskId: string, label: boolean): ValidationItem {
+  return {
+    subset,
+    taskId,
+    dbId: optStr(o.db_id),
+    question: optStr(o.question),
+    evidence: optStr(o.evidence),
+    goldSql: optStr(o.gold_sql),
+    predictedSql: optStr(o.predicted_sql),
+    label,
+  };
+}
+
 function loadRoseVec(file: string, text: string, name: string): ValidationItem[] {
   let data: unknown;
   try {
@@ -75,16 +89,7 @@ function loadRoseVec(file: string, text: string, name: string): ValidationItem[]
     if (typeof o.label !== 'boolean') {
       throw new InputFileError(file, undefined, `item ${i} (question_id ${taskId}): "label" must be true or false, got ${JSON.stringify(o.label)}`);
     }
-    const item: ValidationItem = {
-      subset: name,
-      taskId,
-      dbId: optStr(o.db_id),
-      question: optStr(o.question),
-      evidence: optStr(o.evidence),
-      goldSql: optStr(o.gold_sql),
-      predictedSql: optStr(o.predicted_sql),
-      label: o.label,
-    };
+    const item = itemOf(o, name, taskId, o.label);
     // Only BIRD items carry the annotators' reasons; their absence means "not tagged", not "no tag".
     if ('reason_1' in o || 'reason_2' in o) item.tags = parseHumanTags(optStr(o.reason_1), optStr(o.reason_2));
     return item;
@@ -109,16 +114,7 @@ function loadJsonl(file: string, text: string, name: string): ValidationItem[] {
     if (o.subset !== undefined && (typeof o.subset !== 'string' || o.subset === '')) {
       throw new InputFileError(file, i + 1, '"subset" must be a non-empty string');
     }
-    const item: ValidationItem = {
-      subset: (o.subset as string | undefined) ?? name,
-      taskId,
-      dbId: optStr(o.db_id),
-      question: optStr(o.question),
-      evidence: optStr(o.evidence),
-      goldSql: optStr(o.gold_sql),
-      predictedSql: optStr(o.predicted_sql),
-      label: o.label,
-    };
+    const item = itemOf(o, (o.subset as string | undefined) ?? name, taskId, o.label);
     if (o.tags !== undefined) {
       if (!Array.isArray(o.tags) || !o.tags.every((t) => typeof t === 'string')) {
         throw new InputFileError(file, i + 1, `"tags" must be an array of strings (${HUMAN_TAG_NAMES.join(', ')})`);
