@@ -1,0 +1,141 @@
+/**
+ * THE ONLY MODULE THAT READS LABELS. Everything else in src/audit/ is label-free: it
+ * receives AuditInputs (no label field) and produces an AuditReport; this module scores
+ * that report — and the baselines built from the same agents — against a hand-labelled
+ * sample, after the fact. Nothing here feeds back into flags.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { InputFileError } from '../errors.js';
+import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
+import type { Confusion } from '../stats/confusion.js';
+import { readLabelFile } from '../stats/label-files.js';
+import { roganGladen } from '../stats/prevalence.js';
+import type { AuditReport } from './pipeline.js';
+
+/** Ground truth: task id → gold is wrong; optional error type per wrong task. */
+export interface GoldErrorLabels {
+  file: string;
+  isError: Map<string, boolean>;
+  errorType: Map<string, string>;
+}
+
+/** Reads SALUS ground truth (`query_id,label[,error_type]`, label 0 = gold error). */
+export function readGoldErrorLabels(file: string): GoldErrorLabels {
+  const set = readLabelFile(file);
+  const isError = new Map<string, boolean>();
+  for (const [id, correct] of set.labels) isError.set(id, !correct);
+  const errorType = new Map<string, string>();
+  if (/\.csv$/i.test(file)) {
+    const rows = parseCsv(readFileSync(file, 'utf8'), { skip_empty_lines: true, relax_column_count: true }) as string[][];
+    const header = (rows[0] ?? []).map((h) => h.trim());
+    const idIdx = ['query_id', 'task_id', 'taskId'].map((c) => header.indexOf(c)).find((i) => i >= 0) ?? -1;
+    const typeIdx = header.indexOf('error_type');
+    if (typeIdx >= 0 && idIdx >= 0) {
+      for (const row of rows.slice(1)) {
+        const id = (row[idIdx] ?? '').trim();
+        const t = (row[typeIdx] ?? '').trim();
+        if (t && isError.get(id)) errorType.set(id, t);
+      }
+    }
+  }
+  return { file, isError, errorType };
+}
+
+/** Reads a flags file in SALUS's format (`task_id,predicted_label`, 0 = flagged). */
+export function readFlagsFile(file: string): Map<string, boolean> {
+  const set = readLabelFile(file);
+  const flagged = new Map<string, boolean>();
+  for (const [id, correct] of set.labels) flagged.set(id, !correct);
+  return flagged;
+}
+
+export interface Scored {
+  confusion: Confusion;
+  metrics: DetectorMetrics;
+}
+
+export interface Evaluation {
+  /** Labelled tasks found among the audited ones. */
+  n: number;
+  errors: number;
+  missing: string[];
+  sweep: Scored;
+  byErrorType: Record<string, { n: number; detected: number; recall: number }>;
+  baselines: {
+    majority: Scored;
+    labelModel: Scored;
+    bestSingle: Scored & { agent: string };
+    singles: (Scored & { agent: string })[];
+  };
+  /** SALUS's (or any) flags file scored on the same sample. */
+  compare?: Scored & { file: string; flagged: number; n: number };
+  calibrated: ReturnType<typeof roganGladen>;
+}
+
+function score(ids: readonly string[], truth: Map<string, boolean>, flagged: (id: string) => boolean): Scored {
+  const c: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  for (const id of ids) {
+    const t = truth.get(id)!;
+    const p = flagged(id);
+    if (t && p) c.tp++;
+    else if (p) c.fp++;
+    else if (t) c.fn++;
+    else c.tn++;
+  }
+  return { confusion: c, metrics: detectorMetrics(c) };
+}
+
+export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts: { compareFlags?: string } = {}): Evaluation {
+  const pos = new Map(report.flags.map((f, i) => [f.taskId, i]));
+  const ids = [...labels.isError.keys()].filter((id) => pos.has(id));
+  const missing = [...labels.isError.keys()].filter((id) => !pos.has(id));
+  if (ids.length === 0) {
+    throw new InputFileError(labels.file, undefined, `none of its ${labels.isError.size} task ids is among the ${report.n} audited tasks`);
+  }
+  const at = (id: string): number => pos.get(id)!;
+  const sweep = score(ids, labels.isError, (id) => report.flags[at(id)]!.flagged);
+  // Baselines on the same agents, with the same verdicts the audit saw.
+  const majority = score(ids, labels.isError, (id) => {
+    const vs = report.verdicts[at(id)]!;
+    const valid = vs.filter((v) => v !== 'invalid').length;
+    return valid > 0 && vs.filter((v) => v === 'disagree').length * 2 > valid;
+  });
+  const labelModel = score(ids, labels.isError, (id) => report.labelModel.posterior[at(id)]! > 0.5);
+  const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, (id) => report.verdicts[at(id)]![j] === 'disagree') }));
+  // "Best single" is chosen with the labels: the strongest baseline an oracle could pick.
+  const bestSingle = singles.reduce((a, b) => (nz(b.metrics.f1) > nz(a.metrics.f1) ? b : a), singles[0] ?? { agent: 'none', ...score([], labels.isError, () => false) });
+  const byErrorType: Evaluation['byErrorType'] = {};
+  for (const id of ids) {
+    const t = labels.errorType.get(id);
+    if (!t) continue;
+    const e = (byErrorType[t] ??= { n: 0, detected: 0, recall: 0 });
+    e.n++;
+    if (report.flags[at(id)]!.flagged) e.detected++;
+  }
+  for (const e of Object.values(byErrorType)) e.recall = e.detected / e.n;
+  const c = sweep.confusion;
+  const calibrated = roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn });
+  const out: Evaluation = {
+    n: ids.length,
+    errors: ids.filter((id) => labels.isError.get(id)).length,
+    missing,
+    sweep,
+    byErrorType,
+    baselines: { majority, labelModel, bestSingle, singles },
+    calibrated,
+  };
+  if (opts.compareFlags) {
+    const other = readFlagsFile(opts.compareFlags);
+    const inSample = ids.filter((id) => other.has(id));
+    out.compare = {
+      file: opts.compareFlags,
+      flagged: [...other.values()].filter(Boolean).length,
+      n: other.size,
+      ...score(inSample, labels.isError, (id) => other.get(id)!),
+    };
+  }
+  return out;
+}
+
+const nz = (x: number): number => (Number.isNaN(x) ? -1 : x);

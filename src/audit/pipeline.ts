@@ -1,0 +1,160 @@
+import { agentFeatures } from './agent-features.js';
+import { agentStatistics, type AgentStatistics } from './agent-stats.js';
+import { buildContexts, type TaskContext } from './context.js';
+import { CANDIDATES, runDecisionPlane, type PlaneConfig } from './decision-plane.js';
+import { defaultK, highConfidenceSet } from './high-confidence.js';
+import { fitLabelModel } from './label-model.js';
+import { lfStatistics, type FamilyCorrelation, type LfStat } from './lf-stats.js';
+import { applyLfs, type VoteMatrix } from './lfs/index.js';
+import { goldFeatures } from './sql-shape.js';
+import type { AuditInputs, AuditOptions, TaskFlag, Verdict } from './types.js';
+
+/**
+ * The audit's CPU pass, after execution: LFs → label model → high-confidence set →
+ * decision plane → flags. It receives no labels (AuditInputs has no field for them);
+ * scoring against a labelled sample happens afterwards in evaluate.ts.
+ */
+export interface AuditReport {
+  n: number;
+  agents: string[];
+  flags: TaskFlag[];
+  flagged: number;
+  /** Verdict per task per agent (for agent baselines and statistics). */
+  verdicts: Verdict[][];
+  votes: VoteMatrix;
+  labelModel: { errorPrior: number; iterations: number; posterior: Float64Array; fittedColumns: number[] };
+  highConfidence: { k: number; errors: number; correct: number };
+  plane: { config: PlaneConfig; cv: { config: PlaneConfig; f1: number }[] } | null;
+  lfStats: LfStat[];
+  familyCorrelation: FamilyCorrelation[];
+  agentStats: AgentStatistics;
+  /** Wall time of the CPU pass, milliseconds. */
+  ms: number;
+}
+
+export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): AuditReport {
+  const t0 = performance.now();
+  const seed = opts.seed ?? 1;
+  const n = inputs.tasks.length;
+  const contexts = buildContexts(inputs);
+  const votes = applyLfs(contexts);
+  // The meta LF is a function of the others; fitting on it would count their evidence twice.
+  const fittedColumns = votes.lfs.map((lf, j) => (lf.family === 'meta' ? -1 : j)).filter((j) => j >= 0);
+  const lmInput = withAgentColumns(votes, contexts, fittedColumns);
+  const lm = fitLabelModel({ ...lmInput, weights: redundancyWeights(lmInput) });
+  const hc = highConfidenceSet(lm.posterior, opts.k ?? defaultK(n));
+  const verdicts = contexts.map((c) => c.verdicts);
+  const features = contexts.map((c) => goldFeatures(c.goldShape, c.gold.nRows, c.gold.ok));
+  const bothClasses = hc.y.includes(0) && hc.y.includes(1);
+  const plane = bothClasses && inputs.agents.length > 0 ? runDecisionPlane({ features, verdicts, agentFeatures: contexts.map((c) => c.verdicts.map((_, j) => agentFeatures(c, j))) }, hc.index, hc.y, seed) : null;
+  // Without both classes in the high-confidence set there is nothing to learn reliabilities from: the label model decides.
+  const probability = plane ? plane.probability : Array.from(lm.posterior);
+  const reliability = plane ? plane.reliability : verdicts.map((vs) => vs.map(() => 0.5));
+  const flags = contexts.map((c, i) => taskFlag(c, votes, i, probability[i]!, lm.posterior[i]!, reliability[i]!, inputs));
+  const { lfs, families } = lfStatistics(votes, lm.accuracy);
+  return {
+    n,
+    agents: inputs.agents.map((a) => a.name),
+    flags,
+    flagged: flags.filter((f) => f.flagged).length,
+    verdicts,
+    votes,
+    labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior, fittedColumns },
+    highConfidence: { k: hc.k, errors: hc.y.filter((y) => y === 1).length, correct: hc.y.filter((y) => y === 0).length },
+    plane: plane ? { config: plane.config, cv: CANDIDATES.map((config, i) => ({ config, f1: plane.cvF1[i]! })) } : null,
+    lfStats: lfs,
+    familyCorrelation: families,
+    agentStats: agentStatistics(
+      inputs.agents.map((a) => a.name),
+      contexts,
+      reliability.length === n ? reliability : [],
+    ),
+    ms: performance.now() - t0,
+  };
+}
+
+function taskFlag(
+  c: TaskContext,
+  votes: VoteMatrix,
+  i: number,
+  probability: number,
+  lmPosterior: number,
+  reliability: readonly number[],
+  inputs: AuditInputs,
+): TaskFlag {
+  const fired = votes.lfs.flatMap((lf, j) => {
+    const v = votes.votes[i * votes.m + j]!;
+    return v === 0 ? [] : [{ lf: lf.name, vote: v as 1 | -1 }];
+  });
+  const flagged = probability > 0.5;
+  const flag: TaskFlag = { taskId: c.task.id, flagged, probability, labelModelProbability: lmPosterior, fired };
+  // A correction needs a real consensus: ≥ 3 agents agreeing with each other against the gold.
+  const cluster = flagged ? c.clusters.find((k) => !k.agreesWithGold && k.members.length >= 3) : undefined;
+  if (cluster) {
+    const best = cluster.members.reduce((a, b) => (reliability[b]! > reliability[a]! ? b : a));
+    const sql = inputs.agents[best]!.sql[i];
+    if (sql !== undefined) flag.correction = { sql, agent: inputs.agents[best]!.name, clusterSize: cluster.members.length };
+  }
+  return flag;
+}
+
+/**
+ * The label model sees the LFs plus one column per agent (its verdict as a vote), so
+ * Dawid–Skene can learn each agent's own sensitivity and specificity from the votes.
+ */
+function withAgentColumns(votes: VoteMatrix, contexts: readonly TaskContext[], lfColumns: readonly number[]): { n: number; m: number; votes: Int8Array; columns: number[] } {
+  const k = contexts[0]?.verdicts.length ?? 0;
+  const m = votes.m + k;
+  const out = new Int8Array(votes.n * m);
+  for (let i = 0; i < votes.n; i++) {
+    out.set(votes.votes.subarray(i * votes.m, (i + 1) * votes.m), i * m);
+    contexts[i]!.verdicts.forEach((v, j) => (out[i * m + votes.m + j] = v === 'agree' ? 1 : v === 'disagree' ? -1 : 0));
+  }
+  const columns = [...lfColumns, ...Array.from({ length: k }, (_, j) => votes.m + j)];
+  return { n: votes.n, m, votes: out, columns };
+}
+
+/**
+ * Weight of each column = 1 / (its summed positive correlation with every fitted column,
+ * itself included): k perfect copies of one LF get 1/k each and so count once together,
+ * an LF uncorrelated with the rest keeps weight 1. Computed from the votes alone.
+ */
+export function redundancyWeights(input: { n: number; m: number; votes: Int8Array; columns: number[] }): number[] {
+  const { n, m, votes, columns } = input;
+  const mean = new Float64Array(m);
+  const sd = new Float64Array(m);
+  for (const j of columns) {
+    let s = 0;
+    let s2 = 0;
+    for (let i = 0; i < n; i++) {
+      const v = votes[i * m + j]!;
+      s += v;
+      s2 += v * v;
+    }
+    mean[j] = s / n;
+    sd[j] = Math.sqrt(Math.max(0, s2 / n - mean[j]! ** 2));
+  }
+  const weights = new Array<number>(m).fill(1);
+  const red = new Float64Array(m).fill(1);
+  for (let x = 0; x < columns.length; x++) {
+    const a = columns[x]!;
+    if (sd[a] === 0) continue;
+    for (let y = x + 1; y < columns.length; y++) {
+      const b = columns[y]!;
+      if (sd[b] === 0) continue;
+      let s = 0;
+      for (let i = 0; i < n; i++) s += votes[i * m + a]! * votes[i * m + b]!;
+      const r = (s / n - mean[a]! * mean[b]!) / (sd[a]! * sd[b]!);
+      if (r > 0) {
+        red[a]! += r;
+        red[b]! += r;
+      }
+    }
+  }
+  // Rescaled to mean 1 over the fitted columns: the total evidence stays what it was (less
+  // would let EM slide into the one-class solution), only its split between LFs changes.
+  let sum = 0;
+  for (const j of columns) sum += 1 / red[j]!;
+  for (const j of columns) weights[j] = columns.length / red[j]! / sum;
+  return weights;
+}

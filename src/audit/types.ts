@@ -1,0 +1,58 @@
+import type { Task } from '../benchmark/types.js';
+import type { ExecResult } from '../execution/types.js';
+
+/**
+ * Everything the CPU pass needs, already executed. Deliberately holds no labels:
+ * the audit is transductive and label-free; labels enter only in evaluate.ts.
+ */
+export interface AuditInputs {
+  tasks: Task[];
+  /** Gold execution result per task (same order as `tasks`). */
+  gold: ExecResult[];
+  agents: AgentRun[];
+  /** Extra facts about each gold query found by probe queries at execution time (tie-probe.ts). */
+  goldProbes?: GoldProbe[];
+}
+
+export interface GoldProbe {
+  /** The gold's ORDER BY … LIMIT N cuts through a tie; undefined when not probed or the probe failed. */
+  tieAtLimit?: boolean;
+}
+
+export interface AgentRun {
+  name: string;
+  /** SQL per task; undefined when the agent has no prediction for it. */
+  sql: (string | undefined)[];
+  /** Execution result per task; undefined when there was no SQL. */
+  results: (ExecResult | undefined)[];
+}
+
+export interface AuditOptions {
+  /** Seed for fold assignment and tie-breaking; same seed, same flags. */
+  seed?: number;
+  /** High-confidence examples per class; default 250 scaled by N/1534. */
+  k?: number;
+}
+
+/** A labeling-function vote: the gold SQL is correct (+1), wrong (-1), or no opinion (0). */
+export type Vote = 1 | -1 | 0;
+export const CORRECT: Vote = 1;
+export const ERROR: Vote = -1;
+export const ABSTAIN: Vote = 0;
+
+/** Agent j's verdict on task i: its result agrees with the gold's, disagrees, or it has no valid result. */
+export type Verdict = 'agree' | 'disagree' | 'invalid';
+
+export interface TaskFlag {
+  taskId: string;
+  /** True when the gold SQL is judged wrong. */
+  flagged: boolean;
+  /** P(gold wrong) from the chosen decision-plane combination. */
+  probability: number;
+  /** P(gold wrong) from the label model alone. */
+  labelModelProbability: number;
+  /** Names of the LFs that voted (not abstained), with their vote. */
+  fired: { lf: string; vote: Vote }[];
+  /** The most reliable agent's SQL in a cluster of ≥ 3 agreeing agents that disagree with the gold. */
+  correction?: { sql: string; agent: string; clusterSize: number };
+}
