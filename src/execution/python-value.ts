@@ -41,8 +41,7 @@ export function pythonFloatRepr(x: number): string {
   const [mant, expStr] = x.toExponential().split('e') as [string, string];
   const exp = Number(expStr);
   if (exp < -4 || exp >= 16) {
-    const m = mant.includes('.') ? mant : mant;
-    return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+    return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
   }
   const s = x.toFixed(Math.max(0, (mant.split('.')[1]?.length ?? 0) - exp));
   return s.includes('.') ? s : `${s}.0`;

@@ -1,0 +1,109 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadBenchmark } from '../src/benchmark/load-questions.js';
+import { loadPredictions } from '../src/benchmark/load-predictions.js';
+import { InputFileError } from '../src/errors.js';
+import { SHARED, SPIDER } from './helpers/cli.js';
+
+const spider = loadBenchmark(join(SPIDER, 'dev.json'));
+const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-load-'));
+const write = (name: string, text: string): string => {
+  const f = join(tmp, name);
+  writeFileSync(f, text);
+  return f;
+};
+const P = join(SPIDER, 'predictions');
+
+describe('questions', () => {
+  it('loads Spider (id = position) and BIRD (id = question_id) formats', () => {
+    expect(spider.format).toBe('spider');
+    expect(spider.tasks).toHaveLength(1034);
+    expect(spider.tasks[5]!.id).toBe('5');
+    const bird = loadBenchmark(join(SHARED, 'bird', 'dev.json'));
+    expect(bird.format).toBe('bird');
+    expect(bird.tasks).toHaveLength(1534);
+    expect(bird.tasks[0]).toMatchObject({ id: '0', dbId: 'california_schools', difficulty: 'simple' });
+  });
+  it('keeps mini-dev questions whose question_id repeats, under distinct ids, and says so', () => {
+    const mini = loadBenchmark(join(SHARED, 'bird', 'mini_dev', 'mini_dev_sqlite.json'));
+    expect(mini.tasks).toHaveLength(500);
+    expect(new Set(mini.tasks.map((t) => t.id)).size).toBe(500);
+    expect(mini.notes?.join('\n')).toMatch(/question_id 137 repeats/);
+  });
+  it('names the file and line of malformed input', () => {
+    const f = write('bad.json', '[\n {"db_id": "a", "query": "SELECT 1", "question": "q"},\n {"db_id": "a", "query": 5}\n]');
+    expect(() => loadBenchmark(f)).toThrow(/bad\.json:3: question 1: gold SQL \("query"\) must be a string/);
+    const g = write('broken.json', '[\n{"db_id": "a",\n');
+    expect(() => loadBenchmark(g)).toThrow(InputFileError);
+  });
+});
+
+describe('predictions in the formats found in the wild', () => {
+  it('reads Spider text with CRLF and a TAB inside the SQL (C3)', () => {
+    const p = loadPredictions(join(P, 'c3', 'predicted_sql.txt'), spider, 'c3');
+    expect(p.byTask.size).toBe(1034);
+    expect(p.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer;');
+    expect(p.byTask.get('770')!.sql).toContain('\t');
+    expect(p.byTask.get('770')!.sql).not.toMatch(/\r/);
+  });
+  it('reads SQL<TAB>db_id lines and a first line of spaces without a final newline (DAIL-SQL)', () => {
+    const ta = loadPredictions(join(P, 'ta-sql', 'spider_predict_dev.sql'), spider, 'ta');
+    expect(ta.byTask.get('0')).toMatchObject({ sql: 'SELECT COUNT(*) FROM singer', dbId: 'concert_singer' });
+    const dail = loadPredictions(join(P, 'dail-sql', 'DAIL-SQL+GPT-4+self-consistency.txt'), spider, 'dail');
+    expect(dail.byTask.get('0')!.sql).toBe('SELECT count(*) FROM singer');
+    expect(dail.byTask.size).toBe(1034);
+  });
+  it('reads CSV with a header and multi-line quoted cells (DIN-SQL)', () => {
+    const p = loadPredictions(join(P, 'din-sql', 'DIN-SQL.csv'), spider, 'din');
+    expect(p.format).toBe('csv');
+    expect(p.byTask.get('0')).toMatchObject({ sql: 'SELECT COUNT(*) FROM singer', dbId: 'concert_singer' });
+  });
+  it('restores the SELECT that JSON/JSONL generators left out (StructGPT, Liu et al.)', () => {
+    const s = loadPredictions(join(P, 'structgpt', 'output_wo_icl_v1.jsonl'), spider, 'structgpt');
+    expect(s.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer;');
+    expect(s.notes).toEqual(['restored a missing leading "SELECT " on 1034 predictions']);
+    const l = loadPredictions(join(P, 'chatgpt-zero-shot-liu2023', 'predict.json'), spider, 'liu');
+    expect(l.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer');
+  });
+  it("reads BIRD's official JSON and ROSE-style records with question_id", () => {
+    const mini = loadBenchmark(join(SHARED, 'bird', 'mini_dev', 'mini_dev_sqlite.json'));
+    const p = loadPredictions(join(SHARED, 'bird', 'predictions', 'mini_dev', 'TA_output', 'predict_mini_dev_gpt-4-o_cot_SQLite.json'), mini, 'gpt-4o');
+    expect(p.format).toBe('bird-json');
+    expect(p.byTask.size).toBe(500);
+    const first = p.byTask.get(mini.tasks[0]!.id)!;
+    expect(first.dbId).toBe(mini.tasks[0]!.dbId);
+    expect(first.sql).not.toContain('----- bird -----');
+    const dev = loadBenchmark(join(SHARED, 'rose', 'data', 'dev.json'));
+    const r = loadPredictions(join(SHARED, 'rose', 'data', 'method_results', 'dev', 'chess-result.json'), dev, 'chess');
+    expect(r.format).toBe('json-records');
+    expect(r.byTask.size).toBeGreaterThan(0);
+  });
+  it('counts a task without a prediction as missing, not as an error', () => {
+    const f = write('partial.json', JSON.stringify({ '0': 'SELECT 1\t----- bird -----\tconcert_singer' }));
+    const p = loadPredictions(f, spider, 'partial');
+    expect(p.byTask.size).toBe(1);
+  });
+});
+
+describe('misaligned prediction files are errors that name file and line', () => {
+  it('too few lines', () => {
+    const f = write('short.sql', 'SELECT 1\nSELECT 2\n');
+    expect(() => loadPredictions(f, spider, 's')).toThrow(/short\.sql:3: 2 prediction lines, but the questions file .* has 1034/);
+  });
+  it('a db_id that does not match the question', () => {
+    const lines = spider.tasks.map((t) => `SELECT 1\t${t.dbId}`);
+    lines[7] = 'SELECT 1\tworld_1';
+    const f = write('wrongdb.sql', lines.join('\n'));
+    expect(() => loadPredictions(f, spider, 's')).toThrow(/wrongdb\.sql:8: prediction for question 7 names database "world_1" but the question is on "concert_singer"/);
+  });
+  it('non-string SQL and unknown ids', () => {
+    const f = write('nonstring.json', '[\n{"question_id": 0, "predicted_sql": "SELECT 1"},\n{"question_id": 1, "predicted_sql": 42}\n]');
+    expect(() => loadPredictions(f, spider, 's')).toThrow(/nonstring\.json:3: record 1: "predicted_sql" must be a string, got number/);
+    const g = write('unknown.json', '[{"question_id": 5000, "predicted_sql": "SELECT 1"}]');
+    expect(() => loadPredictions(g, spider, 's')).toThrow(/question_id 5000 is not in the questions file/);
+    const h = write('badkey.json', '{\n"0": "SELECT 1\\t----- bird -----\\tconcert_singer",\n"abc": "SELECT 2"\n}');
+    expect(() => loadPredictions(h, spider, 's')).toThrow(/badkey\.json:3: key "abc" is not a question position 0\.\.1033/);
+  });
+});
