@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { InputFileError, UserError } from '../errors.js';
 import type { ItemRecord } from './types.js';
 import {
@@ -246,10 +246,4 @@ function summarizeRose(
     calls: meta.kind === 'score' ? null : records.reduce((s, r) => s + (r.calls ?? 0), 0),
     ex: withEx.length === 0 ? null : { n: withEx.length, correct: exCorrect, accuracy: exCorrect / withEx.length },
   };
-}
-
-/** A short default name for a ROSE directory: `<backbone>-<method>` or the directory's name. */
-export function roseRunName(dir: string): string {
-  const d = resolve(dir);
-  return `${basename(dirname(d))}-${basename(d)}`;
 }

@@ -92,20 +92,28 @@ export function loadJudge(name: string, sources: readonly string[], sets: readon
   }
   const byKey = new Map<string, JudgeVerdict>();
   const notes: string[] = [];
-  for (const source of sources) {
+  for (const spec of sources) {
+    // `PATH#SUBSET` names the subset of records that carry none (e.g. ROSE's ablation runs,
+    // whose paths name no rose-vec-<subset>).
+    const hash = spec.lastIndexOf('#');
+    const source = hash > 0 ? spec.slice(0, hash) : spec;
+    const forcedSubset = hash > 0 ? spec.slice(hash + 1) : undefined;
+    if (forcedSubset !== undefined && !subsets.has(forcedSubset)) {
+      throw new UserError(`--judge ${name}: ${spec} names subset ${forcedSubset}, which no --set has (${[...subsets].join(', ')})`);
+    }
     const { records, notes: n } = recordsOf(source, name);
     notes.push(...n);
     let outside = 0;
     let duplicates = 0;
     for (const r of records) {
-      let subset = typeof r.subset === 'string' ? r.subset : undefined;
+      let subset = typeof r.subset === 'string' ? r.subset : forcedSubset;
       if (subset === undefined) {
         const candidates = subsetsById.get(r.taskId) ?? [];
         if (candidates.length > 1) {
           throw new InputFileError(
             source,
             undefined,
-            `record for task ${r.taskId} has no "subset" and the id is in ${candidates.join(' and ')}; add "subset" to the records (or import with --subset)`,
+            `record for task ${r.taskId} has no "subset" and the id is in ${candidates.join(' and ')}; add "subset" to the records, or name it: ${source}#SUBSET`,
           );
         }
         subset = candidates[0];

@@ -66,6 +66,10 @@ describe('validate core', () => {
     expect(j.notes.join(' ')).toMatch(/1 records .* not items of the loaded sets/);
     expect(() => loadJudge('n', [f], sets)).toThrow(InputFileError);
     expect(() => loadJudge('n', [f], sets)).toThrow(/no "subset" and the id is in alpha and beta/);
+    // PATH#SUBSET names the subset for records that carry none.
+    const named = loadJudge('n', [`${f}#beta`], sets);
+    expect([...named.byKey.keys()].map((k) => k.replace('\u0000', '/')).sort()).toEqual(['beta/1', 'beta/3']);
+    expect(() => loadJudge('n', [`${f}#gamma`], sets)).toThrow(/names subset gamma, which no --set has/);
   });
 
   it('missing and unscored verdicts lower coverage, not accuracy', () => {
