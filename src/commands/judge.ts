@@ -1,10 +1,14 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
+import { taskDifficulty } from '../execution/ex-run.js';
 import { judgeItemRecord } from '../judge/records.js';
+import { formatReplay, replayEntries } from '../judge/replay-export.js';
 import { parsePriceFlag, readPriceFile } from '../judge/pricing.js';
 import { PROVIDER_NAMES } from '../judge/providers/index.js';
 import type { ProviderName } from '../judge/providers/types.js';
@@ -43,7 +47,13 @@ interface JudgeArgs extends ReportOptions {
   maxOutputTokens: number;
   store: string;
   items?: string;
+  record?: string;
   workers?: number;
+}
+
+function writeText(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
 }
 
 function positive(name: string, v: number | undefined, integer = true): void {
@@ -83,7 +93,8 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('exec-timeout', { type: 'number', default: 30, describe: 'Per-query SQL time limit in seconds' })
         .option('workers', { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' })
-        .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' }),
+        .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' })
+        .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' }),
     ) as unknown as Argv<JudgeArgs>,
   handler: async (argv) => {
     positive('concurrency', argv.concurrency);
@@ -132,7 +143,8 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         executor: engine,
         deps: judge.deps,
         concurrency: argv.concurrency,
-        verdicts: judge.verdicts,
+        // Recording replays every call through the response cache so each one is seen.
+        verdicts: argv.record ? undefined : judge.verdicts,
         judgeKey: judge.judgeKey,
         judgeName: judge.name,
         onExecProgress: (d, t) => execProgress.update(d, t),
@@ -143,7 +155,8 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       });
       execProgress.stop();
       judgeProgress.stop();
-      const difficulty = new Map(bench.tasks.map((t) => [t.id, t.difficulty]));
+      const difficulty = new Map(bench.tasks.map((t) => [t.id, taskDifficulty(bench, t)]));
+      if (argv.record && judge.cache) writeText(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)));
       if (argv.items) writeItems(argv.items, run.items.map((r) => judgeItemRecord(r, { difficulty: difficulty.get(r.taskId) })));
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
       for (const note of bench.notes ?? []) process.stderr.write(`sqlboard: ${argv.questions}: ${note}\n`);

@@ -34,6 +34,7 @@ export function callKey(p: CallKeyParts): string {
 export class LlmCache {
   private readonly getStmt;
   private readonly putStmt;
+  private readonly recordedStmt;
 
   constructor(store: RunStore) {
     store.db.exec(`CREATE TABLE IF NOT EXISTS llm_calls (
@@ -53,10 +54,19 @@ export class LlmCache {
       attempts INTEGER NOT NULL,
       created_at TEXT NOT NULL
     )`);
+    this.recordedStmt = store.db.prepare('SELECT model, messages FROM llm_calls WHERE key = ?');
     this.getStmt = store.db.prepare('SELECT response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts FROM llm_calls WHERE key = ?');
     this.putStmt = store.db.prepare(`INSERT OR REPLACE INTO llm_calls
       (key, provider, base_url, model, prompt_hash, messages, sampling, response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, created_at)
       VALUES (@key, @provider, @baseUrl, @model, @promptHash, @messages, @sampling, @response, @resolvedModel, @inputTokens, @outputTokens, @costUsd, @latencyMs, @attempts, @createdAt)`);
+  }
+
+  /** The stored request and answer of a call, for exporting replay files. */
+  getRecorded(key: string): { model: string; messages: ChatMessage[]; call: CachedCall } | undefined {
+    const r = this.recordedStmt.get(key) as { model: string; messages: string } | undefined;
+    const call = this.get(key);
+    if (!r || !call) return undefined;
+    return { model: r.model, messages: JSON.parse(r.messages) as ChatMessage[], call };
   }
 
   get(key: string): CachedCall | undefined {

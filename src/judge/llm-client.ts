@@ -52,6 +52,8 @@ export class LlmClient {
   readonly stats: ClientStats = { requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   /** The first dated model version an API reported, for naming the judge. */
   resolvedModel: string | undefined;
+  /** Cache keys of every call this client answered (for `--record`). */
+  readonly usedKeys = new Set<string>();
   private readonly limit;
 
   constructor(private readonly opts: LlmClientOptions) {
@@ -71,6 +73,7 @@ export class LlmClient {
       sampling: this.sampling,
     };
     const key = callKey(parts);
+    this.usedKeys.add(key);
     const hit = this.opts.cache?.get(key);
     if (hit) {
       this.stats.cacheHits += 1;

@@ -110,6 +110,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
   const nameOf = (): string => (typeof o.judgeName === 'string' ? o.judgeName : o.judgeName());
   const out: (JudgeRecord | undefined)[] = new Array(inputs.length);
   let stopped: string | undefined;
+  let fatal: { error: unknown } | undefined;
   let done = 0;
   const limit = createLimiter(Math.max(1, o.concurrency));
   await Promise.all(
@@ -117,6 +118,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
       // After a budget stop, items keep going through: those needing no new
       // call (no prediction, failed prediction, answers already cached) still finish.
       limit(async () => {
+        if (fatal) return;
         const key = itemKey(o.judgeKey, input);
         let item = o.verdicts?.get(key);
         if (!item) {
@@ -127,7 +129,9 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
               stopped ??= e.message;
               return;
             }
-            throw e;
+            // A bad key or model: start nothing more, let in-flight calls land, then report.
+            fatal ??= { error: e };
+            return;
           }
           o.verdicts?.put(key, nameOf(), item);
         }
@@ -137,6 +141,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
       }),
     ),
   );
+  if (fatal) throw fatal.error;
   const judge = nameOf();
   const items = inputs.map(({ system, input }, i): JudgeRecord => {
     const r = out[i];

@@ -54,6 +54,8 @@ export interface LiveJudge {
   client: LlmClient;
   budget: Budget;
   verdicts: VerdictStore | undefined;
+  /** The response cache (with a store), e.g. to export a replay file. */
+  cache: LlmCache | undefined;
   /** Hash of the judge configuration (verdict-store key part). */
   judgeKey: string;
   /** `<model>-<snapshot date>`; call after the run to use the API-reported version. */
@@ -73,6 +75,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   if (o.maxCostUsd !== undefined && !price) {
     throw new UserError(`--max-cost-usd needs a price for model "${o.model}", which the price table lacks: pass --price IN,OUT (USD per million tokens) or --price-file FILE.json`);
   }
+  const cache = o.store ? new LlmCache(o.store) : undefined;
   const budget = new Budget({ maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls });
   const client = new LlmClient({
     provider,
@@ -80,7 +83,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
     sampling: o.sampling ?? DEFAULT_SAMPLING,
     timeoutMs: o.timeoutMs,
     retry: o.retry ?? DEFAULT_RETRY,
-    cache: o.store ? new LlmCache(o.store) : undefined,
+    cache,
     budget,
     price,
     concurrency: o.concurrency,
@@ -103,6 +106,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
     client,
     budget,
     verdicts: o.store ? new VerdictStore(o.store) : undefined,
+    cache,
     judgeKey: judgeConfigKey(deps, { comparator: 'bird' }),
     name: () => judgeName(o.model, { snapshot: o.snapshot, resolvedModel: client.resolvedModel }),
     price,
