@@ -38,6 +38,9 @@ svg .ci { stroke: #6b7686; stroke-width: 1.6; }
 svg .mark { fill: #8a94a3; stroke: #fff; stroke-width: 1.2; }
 svg .in-band .mark { fill: var(--accent); }
 svg .in-band .ci { stroke: var(--accent); }
+svg .legend-mark { fill: var(--accent); }
+svg .secondary { fill: #fff; stroke: #b45309; stroke-width: 1.6; }
+svg .secondary-value { fill: #b45309; }
 svg .cell rect, svg rect.cell { stroke: #fff; stroke-width: 1; }
 svg rect.empty { fill: #f1f3f6; }
 svg .cell-text { font-size: 10px; fill: #334; }

@@ -77,6 +77,8 @@ export interface IntervalPoint {
   high?: number;
   /** Extra tooltip text. */
   detail?: string;
+  /** A second value drawn as a hollow diamond (e.g. dev score, clean-subset accuracy); see IntervalPlot.secondaryLabel. */
+  secondary?: number;
 }
 
 /**
@@ -92,6 +94,10 @@ export interface IntervalPlot {
   percent: boolean;
   points: IntervalPoint[];
   band?: { low: number; high: number; label: string };
+  /** Legend text for the dots (e.g. "test EX, 95% Wilson bar"). */
+  valueLabel?: string;
+  /** Legend text for the hollow diamonds; needed when points carry `secondary`. */
+  secondaryLabel?: string;
 }
 
 /**

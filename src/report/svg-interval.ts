@@ -10,6 +10,11 @@ const VALUE_W = 64;
 const CHAR_W = 7.4; // generous average width of a 12px sans-serif character (DejaVu Sans is wide); labels are sized from it
 const MAX_LABEL_CHARS = 40;
 
+/** A hollow diamond path centred on (x, y). */
+function diamond(x: number, y: number, r = 5): string {
+  return `M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z`;
+}
+
 function shorten(label: string): string {
   return label.length > MAX_LABEL_CHARS ? `${label.slice(0, MAX_LABEL_CHARS - 1)}…` : label;
 }
@@ -25,10 +30,14 @@ export function renderIntervalPlot(plot: IntervalPlot): string {
   const tickFmt = (v: number): string => (plot.percent ? `${Number((v * 100).toFixed(2))}%` : String(v));
   const labels = plot.points.map((p, i) => `${i + 1}. ${shorten(p.label)}`);
   const labelW = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
-  const height = TOP + plot.points.length * ROW + BOTTOM;
-  const width = labelW + PLOT_W + VALUE_W;
+  const hasSecondary = plot.points.some((p) => p.secondary !== undefined && Number.isFinite(p.secondary));
+  const legend = [plot.valueLabel ? 'value' : '', hasSecondary ? 'secondary' : ''].filter(Boolean);
+  const height = TOP + plot.points.length * ROW + BOTTOM + (legend.length ? 22 : 0);
+  // The value column lists both numbers when diamonds are drawn.
+  const valueW = hasSecondary ? VALUE_W + 64 : VALUE_W;
+  const width = labelW + PLOT_W + valueW;
 
-  const values = plot.points.flatMap((p) => [p.value, p.low ?? p.value, p.high ?? p.value]);
+  const values = plot.points.flatMap((p) => [p.value, p.low ?? p.value, p.high ?? p.value, p.secondary ?? p.value]);
   if (plot.band) values.push(plot.band.low, plot.band.high);
   const finite = values.filter(Number.isFinite);
   const axis = niceTicks(Math.min(...finite), Math.max(...finite));
@@ -55,7 +64,20 @@ export function renderIntervalPlot(plot: IntervalPlot): string {
     );
     parts.push(`<text class="band-label" x="${bx + bw}" y="${TOP - 10}" text-anchor="end">${escapeXml(plot.band.label)}</text>`);
   }
-  parts.push(`<text class="axis-label" x="${labelW + PLOT_W / 2}" y="${height - 8}" text-anchor="middle">${escapeXml(plot.axisLabel)}</text>`);
+  parts.push(`<text class="axis-label" x="${labelW + PLOT_W / 2}" y="${plotBottom + 36}" text-anchor="middle">${escapeXml(plot.axisLabel)}</text>`);
+  if (legend.length) {
+    const ly = height - 10;
+    let lx = labelW;
+    if (plot.valueLabel) {
+      parts.push(`<circle class="legend-mark" cx="${lx + 5}" cy="${ly - 4}" r="4.5"/>`);
+      parts.push(`<text class="legend" x="${lx + 14}" y="${ly}">${escapeXml(plot.valueLabel)}</text>`);
+      lx += 14 + plot.valueLabel.length * CHAR_W + 20;
+    }
+    if (hasSecondary) {
+      parts.push(`<path class="secondary" d="${diamond(lx + 5, ly - 4)}"/>`);
+      parts.push(`<text class="legend" x="${lx + 14}" y="${ly}">${escapeXml(plot.secondaryLabel ?? 'second value')}</text>`);
+    }
+  }
 
   plot.points.forEach((p, i) => {
     const cy = y(i);
@@ -70,8 +92,12 @@ export function renderIntervalPlot(plot: IntervalPlot): string {
       parts.push(`<line class="ci" x1="${l}" x2="${l}" y1="${cy - 4}" y2="${cy + 4}"/>`);
       parts.push(`<line class="ci" x1="${h}" x2="${h}" y1="${cy - 4}" y2="${cy + 4}"/>`);
     }
+    const hasSec = p.secondary !== undefined && Number.isFinite(p.secondary);
+    // Diamond first, so the dot (the row's main mark) is drawn on top where they overlap.
+    if (hasSec) parts.push(`<path class="secondary" data-label="${escapeXml(p.label)}" d="${diamond(x(p.secondary!), cy)}"/>`);
     parts.push(`<circle class="mark" data-label="${escapeXml(p.label)}" cx="${x(p.value)}" cy="${cy}" r="4.5"/>`);
     parts.push(`<text class="value" x="${labelW + PLOT_W + 8}" y="${cy + 4}">${fmt(p.value)}</text>`);
+    if (hasSec) parts.push(`<text class="value secondary-value" x="${labelW + PLOT_W + 8 + VALUE_W}" y="${cy + 4}">◇ ${fmt(p.secondary!)}</text>`);
     parts.push('</g>');
   });
   parts.push(`<line class="axis" x1="${labelW}" x2="${labelW + PLOT_W}" y1="${plotBottom}" y2="${plotBottom}"/>`);

@@ -128,6 +128,8 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
   const confidence = input.confidence ?? 0.95;
   const seed = input.seed ?? 42;
   const iterations = input.iterations ?? 2000;
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1) (got ${confidence})`);
+  if (!Number.isInteger(iterations) || iterations < 1) throw new RangeError(`iterations must be a positive integer (got ${iterations})`);
   const alpha = 1 - confidence;
   const m = alignVerdicts(input.sources);
   const n = m.tasks.length;
