@@ -5,6 +5,7 @@ import { scoreCommand } from './score.js';
 import { statsCommand } from './stats.js';
 import { leaderboardCommand } from './leaderboard.js';
 import { judgeCommand } from './judge.js';
+import { auditCommand } from './audit.js';
 
 /**
  * Every CLI verb, one module each. Keep one import per line so parallel
@@ -17,4 +18,5 @@ export const commands: CommandModule<object, any>[] = [
   statsCommand,
   leaderboardCommand,
   judgeCommand,
+  auditCommand,
 ];

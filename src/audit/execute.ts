@@ -1,0 +1,51 @@
+import type { Benchmark, PredictionSet } from '../benchmark/types.js';
+import type { ExecutionEngine } from '../execution/engine.js';
+import type { ExecRequest } from '../execution/types.js';
+import { tieFromProbe, tieProbe } from './tie-probe.js';
+import type { AuditInputs, GoldProbe } from './types.js';
+
+/**
+ * Runs everything the audit needs through the execution engine in one batch — each gold
+ * query, each agent's SQL, and a tie probe per gold query with ORDER BY … LIMIT — so that
+ * the engine's de-duplication and parallelism apply across all of it.
+ */
+export async function executeForAudit(
+  bench: Benchmark,
+  agents: readonly PredictionSet[],
+  engine: ExecutionEngine,
+  onProgress?: (done: number, total: number) => void,
+): Promise<AuditInputs> {
+  const tasks = bench.tasks;
+  const reqs: ExecRequest[] = tasks.map((t) => ({ dbId: t.dbId, sql: t.goldSql }));
+  const sqlOf = agents.map((a) => tasks.map((t) => a.byTask.get(t.id)?.sql));
+  const slot = agents.map((_, j) =>
+    tasks.map((t, i) => {
+      const sql = sqlOf[j]![i];
+      if (sql === undefined) return -1;
+      reqs.push({ dbId: t.dbId, sql });
+      return reqs.length - 1;
+    }),
+  );
+  const probes = tasks.map((t) => tieProbe(t.goldSql));
+  const probeSlot = probes.map((p, i) => {
+    if (!p) return -1;
+    reqs.push({ dbId: tasks[i]!.dbId, sql: p.sql });
+    return reqs.length - 1;
+  });
+  const results = await engine.run(reqs, onProgress);
+  const goldProbes: GoldProbe[] = probes.map((p, i) => {
+    if (!p) return {};
+    const tie = tieFromProbe(p, results[probeSlot[i]!]);
+    return tie === undefined ? {} : { tieAtLimit: tie };
+  });
+  return {
+    tasks,
+    gold: tasks.map((_, i) => results[i]!),
+    agents: agents.map((a, j) => ({
+      name: a.system,
+      sql: sqlOf[j]!,
+      results: slot[j]!.map((s) => (s < 0 ? undefined : results[s])),
+    })),
+    goldProbes,
+  };
+}

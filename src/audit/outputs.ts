@@ -1,0 +1,32 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Evaluation } from './evaluate.js';
+import type { AuditReport } from './pipeline.js';
+
+/** SALUS's CSV: `task_id,predicted_label`, 0 = flagged as wrong gold (what `leaderboard --flags` reads). */
+export function salusCsv(report: AuditReport): string {
+  return 'task_id,predicted_label\n' + report.flags.map((f) => `${f.taskId},${f.flagged ? 0 : 1}\n`).join('');
+}
+
+/** One JSON line per task: flag, probabilities, fired LFs, proposed correction. */
+export function flagsJsonl(report: AuditReport): string {
+  return report.flags.map((f) => JSON.stringify(f) + '\n').join('');
+}
+
+/** The files `--out DIR` writes; returns their paths. */
+export function writeAuditOutputs(dir: string, report: AuditReport, summary: object, evaluation?: Evaluation): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files: [string, string][] = [
+    ['flags.csv', salusCsv(report)],
+    ['tasks.jsonl', flagsJsonl(report)],
+    ['lf-stats.json', JSON.stringify({ lfs: report.lfStats, familyCorrelation: report.familyCorrelation }, null, 2) + '\n'],
+    ['agent-stats.json', JSON.stringify(report.agentStats, null, 2) + '\n'],
+    ['summary.json', JSON.stringify(summary, null, 2) + '\n'],
+  ];
+  if (evaluation) files.push(['evaluation.json', JSON.stringify(evaluation, null, 2) + '\n']);
+  return files.map(([name, text]) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  });
+}

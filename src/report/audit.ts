@@ -1,0 +1,146 @@
+import type { Evaluation, Scored } from '../audit/evaluate.js';
+import type { AuditReport } from '../audit/pipeline.js';
+import type { Report, Section } from './model.js';
+
+export interface AuditContext {
+  questions: string;
+  labelsFile?: string;
+  seed: number;
+  /** Wall time of the execution phase, ms. */
+  executionMs?: number;
+}
+
+const metricsOf = (s: Scored): Record<string, number> => ({
+  tp: s.confusion.tp,
+  fp: s.confusion.fp,
+  fn: s.confusion.fn,
+  tn: s.confusion.tn,
+  precision: s.metrics.precision,
+  recall: s.metrics.recall,
+  f1: s.metrics.f1,
+  mcc: s.metrics.mcc,
+  specificity: s.metrics.specificity,
+  floorF1: s.metrics.floorF1,
+  randomF1: s.metrics.randomF1,
+});
+
+/** The `--json` object: {"tasks","flagged","metrics","baselines","calibrated", ...}; label parts null without --labels. */
+export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: AuditContext): Record<string, unknown> {
+  return {
+    questions: ctx.questions,
+    seed: ctx.seed,
+    tasks: report.n,
+    flagged: report.flagged,
+    agents: report.agents,
+    labels: ctx.labelsFile ?? null,
+    labelled: ev ? { n: ev.n, errors: ev.errors, missing: ev.missing.length } : null,
+    metrics: ev ? metricsOf(ev.sweep) : null,
+    byErrorType: ev ? ev.byErrorType : null,
+    baselines: ev
+      ? {
+          majority: metricsOf(ev.baselines.majority),
+          bestSingle: { agent: ev.baselines.bestSingle.agent, ...metricsOf(ev.baselines.bestSingle) },
+          labelModel: metricsOf(ev.baselines.labelModel),
+          singles: ev.baselines.singles.map((s) => ({ agent: s.agent, ...metricsOf(s) })),
+        }
+      : null,
+    compare: ev?.compare ? { file: ev.compare.file, flagged: ev.compare.flagged, ...metricsOf(ev.compare) } : null,
+    calibrated: ev ? { estimate: ev.calibrated.estimate, ciLow: ev.calibrated.ciLow, ciHigh: ev.calibrated.ciHigh, method: ev.calibrated.method } : null,
+    labelModel: { method: 'Dawid–Skene EM (abstain as an outcome, redundancy-weighted)', errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
+    highConfidence: report.highConfidence,
+    decisionPlane: report.plane,
+    cpuMs: report.ms,
+    executionMs: ctx.executionMs ?? null,
+  };
+}
+
+export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx: AuditContext): Report {
+  const sections: Section[] = [];
+  const cfg = report.plane ? `${report.plane.config.aggregation}, CART depth ${report.plane.config.depth}` : 'label model only';
+  if (ev) {
+    const rows = [
+      { name: 'sqlboard audit', s: ev.sweep },
+      ...(ev.compare ? [{ name: `flags file (${ev.compare.file.split('/').pop()})`, s: ev.compare as Scored }] : []),
+      { name: 'majority vote of the agents', s: ev.baselines.majority },
+      { name: `best single agent (${ev.baselines.bestSingle.agent})`, s: ev.baselines.bestSingle },
+      { name: 'label model alone', s: ev.baselines.labelModel },
+    ];
+    sections.push({
+      title: `Detection of wrong gold on the labelled sample (n = ${ev.n}, ${ev.errors} errors)`,
+      notes: [
+        `Flag-everything floor F1 ${ev.sweep.metrics.floorF1.toFixed(3)}; labels were read only here, after the audit ran.`,
+        `Calibrated error rate of the benchmark (Rogan–Gladen): ${(ev.calibrated.estimate * 100).toFixed(1)}% [${(ev.calibrated.ciLow * 100).toFixed(1)}%, ${(ev.calibrated.ciHigh * 100).toFixed(1)}%].`,
+      ],
+      table: {
+        columns: [
+          { key: 'name', header: 'Detector' },
+          { key: 'tp', header: 'TP', format: 'integer' },
+          { key: 'fp', header: 'FP', format: 'integer' },
+          { key: 'fn', header: 'FN', format: 'integer' },
+          { key: 'precision', header: 'Precision', format: 'fixed' },
+          { key: 'recall', header: 'Recall', format: 'fixed' },
+          { key: 'f1', header: 'F1', format: 'fixed' },
+          { key: 'mcc', header: 'MCC', format: 'fixed' },
+          { key: 'specificity', header: 'Specificity', format: 'fixed' },
+        ],
+        rows: rows.map((r) => ({ name: r.name, ...metricsOf(r.s) })),
+      },
+    });
+    if (Object.keys(ev.byErrorType).length > 0) {
+      sections.push({
+        title: 'Recall by error type',
+        table: {
+          columns: [
+            { key: 'type', header: 'Error type' },
+            { key: 'n', header: 'n', format: 'integer' },
+            { key: 'detected', header: 'Detected', format: 'integer' },
+            { key: 'recall', header: 'Recall', format: 'fixed' },
+          ],
+          rows: Object.entries(ev.byErrorType).map(([type, e]) => ({ type, ...e })),
+        },
+      });
+    }
+  }
+  sections.push({
+    title: 'Agents',
+    notes: [`All valid agents agree with the gold on ${((report.agentStats.allAgreeRate || 0) * 100).toFixed(1)}% of tasks.`],
+    table: {
+      columns: [
+        { key: 'name', header: 'Agent' },
+        { key: 'validRate', header: 'Executes', format: 'percent' },
+        { key: 'goldDisagreement', header: 'Disagrees with gold', format: 'percent' },
+        { key: 'meanReliability', header: 'Mean reliability', format: 'fixed' },
+      ],
+      rows: report.agentStats.agents.map((a) => ({ ...a })),
+    },
+  });
+  sections.push({
+    title: 'Labeling functions',
+    detail: true,
+    table: {
+      columns: [
+        { key: 'name', header: 'LF' },
+        { key: 'family', header: 'Family' },
+        { key: 'coverage', header: 'Coverage', format: 'percent' },
+        { key: 'overlap', header: 'Overlap', format: 'percent' },
+        { key: 'conflict', header: 'Conflict', format: 'percent' },
+        { key: 'estimatedAccuracy', header: 'Est. accuracy', format: 'fixed' },
+        { key: 'doc', header: 'What it checks' },
+      ],
+      rows: report.lfStats.map((l) => ({ ...l })),
+    },
+  });
+  return {
+    title: 'Audit: wrong gold SQL flagged by weak supervision',
+    meta: {
+      questions: ctx.questions,
+      tasks: report.n,
+      agents: report.agents.length,
+      flagged: report.flagged,
+      'decision plane': cfg,
+      seed: ctx.seed,
+      'CPU pass': `${(report.ms / 1000).toFixed(2)} s`,
+    },
+    sections,
+  };
+}
