@@ -7,6 +7,7 @@ import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { taskDifficulty } from '../execution/ex-run.js';
+import { defaultMaxOutputTokens } from '../judge/llm-client.js';
 import { judgeItemRecord } from '../judge/records.js';
 import { formatReplay, replayEntries } from '../judge/replay-export.js';
 import { parsePriceFlag, readPriceFile } from '../judge/pricing.js';
@@ -44,7 +45,7 @@ interface JudgeArgs extends ReportOptions {
   previewRows: number;
   maxReasks: number;
   temperature: number;
-  maxOutputTokens: number;
+  maxOutputTokens?: number;
   store: string;
   items?: string;
   record?: string;
@@ -89,7 +90,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('preview-rows', { type: 'number', default: 20, describe: 'Result rows shown to the judge' })
         .option('max-reasks', { type: 'number', default: 1, describe: 'Re-asks after an invalid answer before the item is unscored' })
         .option('temperature', { type: 'number', default: 0, describe: 'Sampling temperature (part of the cache key)' })
-        .option('max-output-tokens', { type: 'number', default: 2048, describe: 'Output tokens allowed per call (part of the cache key)' })
+        .option('max-output-tokens', { type: 'number', describe: 'Output tokens allowed per call, thinking included (default 2048; 16384 for reasoning models: o-series, gpt-5, gemini-2.5); part of the cache key' })
         .option('exec-timeout', { type: 'number', default: 30, describe: 'Per-query SQL time limit in seconds' })
         .option('workers', { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' })
@@ -135,7 +136,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         snapshot: argv.snapshot,
         previewRows: argv.previewRows,
         maxReasks: argv.maxReasks,
-        sampling: { temperature: argv.temperature, maxOutputTokens: argv.maxOutputTokens },
+        sampling: { temperature: argv.temperature, maxOutputTokens: argv.maxOutputTokens ?? defaultMaxOutputTokens(argv.model) },
       });
       const run = await runJudge({
         bench,

@@ -19,6 +19,8 @@ export interface CachedCall {
   latencyMs: number;
   attempts: number;
   resolvedModel?: string;
+  /** Cut at the output-token limit. */
+  truncated?: boolean;
 }
 
 export function callKey(p: CallKeyParts): string {
@@ -52,13 +54,14 @@ export class LlmCache {
       cost_usd REAL NOT NULL,
       latency_ms REAL NOT NULL,
       attempts INTEGER NOT NULL,
+      truncated INTEGER NOT NULL DEFAULT 0,
       created_at TEXT NOT NULL
     )`);
     this.recordedStmt = store.db.prepare('SELECT model, messages FROM llm_calls WHERE key = ?');
-    this.getStmt = store.db.prepare('SELECT response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts FROM llm_calls WHERE key = ?');
+    this.getStmt = store.db.prepare('SELECT response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated FROM llm_calls WHERE key = ?');
     this.putStmt = store.db.prepare(`INSERT OR REPLACE INTO llm_calls
-      (key, provider, base_url, model, prompt_hash, messages, sampling, response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, created_at)
-      VALUES (@key, @provider, @baseUrl, @model, @promptHash, @messages, @sampling, @response, @resolvedModel, @inputTokens, @outputTokens, @costUsd, @latencyMs, @attempts, @createdAt)`);
+      (key, provider, base_url, model, prompt_hash, messages, sampling, response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated, created_at)
+      VALUES (@key, @provider, @baseUrl, @model, @promptHash, @messages, @sampling, @response, @resolvedModel, @inputTokens, @outputTokens, @costUsd, @latencyMs, @attempts, @truncated, @createdAt)`);
   }
 
   /** The stored request and answer of a call, for exporting replay files. */
@@ -71,7 +74,7 @@ export class LlmCache {
 
   get(key: string): CachedCall | undefined {
     const r = this.getStmt.get(key) as
-      | { response: string; resolved_model: string | null; input_tokens: number; output_tokens: number; cost_usd: number; latency_ms: number; attempts: number }
+      | { response: string; resolved_model: string | null; input_tokens: number; output_tokens: number; cost_usd: number; latency_ms: number; attempts: number; truncated: number }
       | undefined;
     if (!r) return undefined;
     return {
@@ -81,6 +84,7 @@ export class LlmCache {
       latencyMs: r.latency_ms,
       attempts: r.attempts,
       resolvedModel: r.resolved_model ?? undefined,
+      ...(r.truncated ? { truncated: true } : {}),
     };
   }
 
@@ -100,6 +104,7 @@ export class LlmCache {
       costUsd: call.costUsd,
       latencyMs: call.latencyMs,
       attempts: call.attempts,
+      truncated: call.truncated ? 1 : 0,
       createdAt: new Date().toISOString(),
     });
   }

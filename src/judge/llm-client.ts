@@ -6,6 +6,7 @@ import { costUsd } from './pricing.js';
 import type { Price } from './pricing.js';
 import { DEFAULT_RETRY, realSleep, withRetries } from './retry.js';
 import type { RetryPolicy, Sleep } from './retry.js';
+import { isReasoningModel } from './providers/types.js';
 import type { ChatMessage, LlmProvider, Sampling } from './providers/types.js';
 
 export interface LlmClientOptions {
@@ -40,6 +41,11 @@ export interface ClientStats {
 
 export const DEFAULT_SAMPLING: Sampling = { temperature: 0, maxOutputTokens: 2048 };
 
+/** Reasoning models spend output tokens thinking before the JSON: give them room. */
+export function defaultMaxOutputTokens(model: string): number {
+  return isReasoningModel(model) ? 16_384 : DEFAULT_SAMPLING.maxOutputTokens;
+}
+
 /**
  * Every judge call goes through here: cache lookup, budget admission,
  * concurrency limit, retries, cost. Deterministic sampling (temperature 0) by
@@ -59,7 +65,7 @@ export class LlmClient {
   constructor(private readonly opts: LlmClientOptions) {
     this.provider = opts.provider;
     this.model = opts.model;
-    this.sampling = opts.sampling ?? DEFAULT_SAMPLING;
+    this.sampling = opts.sampling ?? { temperature: DEFAULT_SAMPLING.temperature, maxOutputTokens: defaultMaxOutputTokens(opts.model) };
     this.limit = createLimiter(opts.concurrency ?? 4);
   }
 
@@ -99,6 +105,7 @@ export class LlmClient {
           latencyMs: Math.round(performance.now() - t0),
           attempts,
           resolvedModel: value.resolvedModel,
+          ...(value.truncated ? { truncated: true } : {}),
         };
         return call;
       });

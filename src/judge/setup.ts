@@ -5,7 +5,7 @@ import { Budget } from './budget.js';
 import type { CascadeDeps } from './cascade.js';
 import { judgeName } from './judge-name.js';
 import { LlmCache } from './llm-cache.js';
-import { DEFAULT_SAMPLING, LlmClient } from './llm-client.js';
+import { DEFAULT_SAMPLING, LlmClient, defaultMaxOutputTokens } from './llm-client.js';
 import { DEFAULT_PRICES, lookupPrice } from './pricing.js';
 import type { Price } from './pricing.js';
 import { loadPrompt } from './prompts.js';
@@ -80,7 +80,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   const client = new LlmClient({
     provider,
     model: o.model,
-    sampling: o.sampling ?? DEFAULT_SAMPLING,
+    sampling: o.sampling ?? { temperature: DEFAULT_SAMPLING.temperature, maxOutputTokens: defaultMaxOutputTokens(o.model) },
     timeoutMs: o.timeoutMs,
     retry: o.retry ?? DEFAULT_RETRY,
     cache,

@@ -46,7 +46,9 @@ export async function runStage<T>(
     usage.latencyMs += res.latencyMs;
     const parsed = parse(res.text);
     if (parsed.ok) return { ok: true, answer: parsed.value };
-    problem = parsed.problem;
+    problem = res.truncated
+      ? `the answer was cut off at the output-token limit (${client.sampling.maxOutputTokens}; raise --max-output-tokens)`
+      : parsed.problem;
     messages = [
       ...messages,
       { role: 'assistant', content: res.text },

@@ -126,3 +126,42 @@ describe.each(['openai', 'gemini'] as const)('the cascade on real Spider databas
     expect(again.items.find((r) => r.taskId === '6')!.cachedCalls).toBe(2);
   });
 });
+
+describe('items without a usable answer (real Spider task, local server)', () => {
+  it('an answer cut at the output limit is unscored and says to raise --max-output-tokens', async () => {
+    server.setScript((req) => (stageOf(req) === 'prover' ? { text: '', truncated: true } : routeScript(req)));
+    try {
+      const store = openRunStore(':memory:');
+      const res = await judgeOnce(store, 'openai');
+      store.close();
+      const t2 = res.items.find((r) => r.taskId === '2')!;
+      expect(t2).toMatchObject({ route: 'prover', correct: null, calls: 2 });
+      expect(t2.unscored).toMatch(/cut off at the output-token limit \(2048; raise --max-output-tokens\)/);
+    } finally {
+      server.setScript(routeScript);
+    }
+  });
+
+  it('a provider that keeps failing leaves the item unscored, unstored, and a re-run asks again', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-judge-')), 'fail.db');
+    server.setScript((req) => (stageOf(req) === 'prover' ? { status: 400 } : routeScript(req)));
+    try {
+      let store = openRunStore(file);
+      const res = await judgeOnce(store, 'openai');
+      store.close();
+      const t2 = res.items.find((r) => r.taskId === '2')!;
+      expect(t2).toMatchObject({ route: 'prover', correct: null, transient: true });
+      expect(t2.unscored).toMatch(/^provider error: HTTP 400/);
+      server.setScript(routeScript);
+      server.seen.length = 0;
+      store = openRunStore(file);
+      const again = await judgeOnce(store, 'openai');
+      store.close();
+      expect(again.items.find((r) => r.taskId === '2')).toMatchObject({ route: 'prover-reject', correct: false });
+      // Only the items that failed are asked again: 2, 4, 6 (Prover), 11 (Prover twice), 10 (twice) and the Refuter for 4 and 6.
+      expect(server.seen.every((r) => stageOf(r) !== 'refuter-match')).toBe(true);
+    } finally {
+      server.setScript(routeScript);
+    }
+  });
+});

@@ -29,6 +29,8 @@ export interface Reply {
   usage?: { input: number; output: number };
   /** Reported model version (OpenAI `model`, Gemini `modelVersion`). */
   model?: string;
+  /** Stopped at the token limit (OpenAI finish_reason "length", Gemini "MAX_TOKENS"). */
+  truncated?: boolean;
 }
 
 export type Script = (req: SeenRequest, n: number) => Reply | Promise<Reply>;
@@ -116,14 +118,18 @@ function openaiBody(model: string, r: Reply): unknown {
     object: 'chat.completion',
     created: 1_700_000_000,
     model: r.model ?? model,
-    choices: [{ index: 0, message: { role: 'assistant', content: r.text ?? '' }, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: r.text ?? '' }, finish_reason: r.truncated ? 'length' : 'stop' }],
     usage: { prompt_tokens: r.usage?.input ?? 100, completion_tokens: r.usage?.output ?? 20, total_tokens: (r.usage?.input ?? 100) + (r.usage?.output ?? 20) },
   };
 }
 
 function geminiBody(r: Reply): unknown {
   return {
-    candidates: [{ content: { role: 'model', parts: [{ text: r.text ?? '' }] }, finishReason: 'STOP', index: 0 }],
+    candidates: [
+      r.truncated && !r.text
+        ? { content: { role: 'model' }, finishReason: 'MAX_TOKENS', index: 0 }
+        : { content: { role: 'model', parts: [{ text: r.text ?? '' }] }, finishReason: r.truncated ? 'MAX_TOKENS' : 'STOP', index: 0 },
+    ],
     usageMetadata: { promptTokenCount: r.usage?.input ?? 100, candidatesTokenCount: r.usage?.output ?? 20, totalTokenCount: (r.usage?.input ?? 100) + (r.usage?.output ?? 20) },
     modelVersion: r.model ?? 'gemini-2.5-flash-001',
   };

@@ -57,7 +57,8 @@ describe.each(providers())('%s provider against a local HTTP server', (name, mak
     if (name === 'openai') {
       expect(seen.path).toBe('/v1/chat/completions');
       expect(seen.headers.authorization).toBe(`Bearer ${KEY_OPENAI}`);
-      expect(JSON.parse(seen.body)).toMatchObject({ model: 'm-1', temperature: 0, max_completion_tokens: 64 });
+      // An OpenAI-compatible server gets max_tokens, which vLLM, Ollama and llama.cpp all know.
+      expect(JSON.parse(seen.body)).toMatchObject({ model: 'm-1', temperature: 0, max_tokens: 64 });
     } else {
       expect(seen.path).toBe('/v1beta/models/m-1:generateContent');
       // The key goes in a header, never in the URL (URLs end up in logs).
@@ -150,6 +151,34 @@ describe.each(providers())('%s provider against a local HTTP server', (name, mak
     const e = (await make().complete(req()).catch((x: unknown) => x)) as ProviderError;
     expect(e.status).toBe(401);
     expect(String(e.message) + String(e.stack)).not.toContain('SECRET');
+  });
+});
+
+describe('reasoning models and truncated answers', () => {
+  it('OpenAI reasoning models get max_completion_tokens and no temperature', async () => {
+    server.seen.length = 0;
+    server.setScript(() => ({ text: 'x' }));
+    const p = createOpenAiProvider({ apiKey: KEY_OPENAI, baseUrl: server.openaiBase });
+    await p.complete({ ...req(), model: 'o3' });
+    const body = JSON.parse(server.seen[0].body) as Record<string, unknown>;
+    expect(body.max_completion_tokens).toBe(64);
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('max_tokens');
+  });
+
+  it.each(providers())('%s: an answer cut at the token limit is returned (empty), marked truncated, not retried', async (_n, make) => {
+    server.seen.length = 0;
+    server.setScript(() => ({ text: '', truncated: true }));
+    const r = await make().complete(req());
+    expect(r).toMatchObject({ text: '', truncated: true });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('gemini: a blocked prompt is a client error (no retry)', async () => {
+    server.setScript(() => ({ raw: JSON.stringify({ promptFeedback: { blockReason: 'SAFETY' } }) }));
+    const e = (await createGeminiProvider({ apiKey: KEY_GEMINI, baseUrl: server.url }).complete(req()).catch((x: unknown) => x)) as ProviderError;
+    expect(e.kind).toBe('client');
+    expect(e.message).toMatch(/blocked the prompt \(SAFETY\)/);
   });
 });
 

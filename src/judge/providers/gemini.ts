@@ -40,10 +40,14 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
             httpOptions: { baseUrl, apiVersion: opts.apiVersion ?? 'v1beta', timeout: req.timeoutMs, fetch: fetchKeepingRetryAfter },
           },
         });
-        const text = res.candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('');
-        if (typeof text !== 'string' || res.candidates === undefined) {
-          throw new ProviderError('bad-response', 'the response has no candidates[0].content');
-        }
+        const block = res.promptFeedback?.blockReason;
+        // A blocked prompt stays blocked: not worth a retry.
+        if (block) throw new ProviderError('client', `Gemini blocked the prompt (${block})`);
+        const cand = res.candidates?.[0];
+        if (!cand) throw new ProviderError('bad-response', 'the response has no candidates');
+        // A candidate without text (cut at the token limit while thinking, or a safety stop) is
+        // the model's answer, empty: the caller's parser says why it cannot be used.
+        const text = (cand.content?.parts ?? []).filter((p) => !p.thought).map((p) => p.text ?? '').join('');
         const u = res.usageMetadata;
         return {
           text,
@@ -53,6 +57,7 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
             outputTokens: (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0),
           },
           resolvedModel: res.modelVersion,
+          truncated: cand.finishReason === 'MAX_TOKENS',
         };
       } catch (e) {
         throw classifyGeminiError(e, req.timeoutMs, signal, retryAfter);

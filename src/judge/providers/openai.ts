@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
+import { isReasoningModel } from './types.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -16,14 +17,22 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string })
     name: 'openai',
     baseUrl,
     async complete(req: LlmRequest): Promise<LlmResponse> {
+      const reasoning = isReasoningModel(req.model);
+      // OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens);
+      // OpenAI-compatible servers (vLLM, Ollama, llama.cpp) all know max_tokens.
+      const limit =
+        reasoning || baseUrl === OPENAI_DEFAULT_BASE_URL
+          ? { max_completion_tokens: req.sampling.maxOutputTokens }
+          : { max_tokens: req.sampling.maxOutputTokens };
       let res: OpenAI.Chat.Completions.ChatCompletion;
       try {
         res = await client.chat.completions.create(
           {
             model: req.model,
             messages: req.messages,
-            temperature: req.sampling.temperature,
-            max_completion_tokens: req.sampling.maxOutputTokens,
+            // Reasoning models accept only their default temperature.
+            ...(reasoning ? {} : { temperature: req.sampling.temperature }),
+            ...limit,
           },
           { timeout: req.timeoutMs, maxRetries: 0 },
         );
@@ -43,6 +52,7 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string })
           outputTokens: res.usage?.completion_tokens ?? 0,
         },
         resolvedModel: typeof res.model === 'string' ? res.model : undefined,
+        truncated: choice?.finish_reason === 'length',
       };
     },
   };

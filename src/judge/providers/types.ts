@@ -34,6 +34,18 @@ export interface LlmResponse {
   usage: TokenUsage;
   /** The model version the API says answered (OpenAI `model`, Gemini `modelVersion`), when it says. */
   resolvedModel?: string;
+  /** The answer stopped at the output-token limit (reasoning models spend it thinking). */
+  truncated?: boolean;
+}
+
+/**
+ * Models that reason before answering (OpenAI o-series and gpt-5, Gemini 2.5+):
+ * their thinking counts against the output limit, and OpenAI's reject any
+ * temperature but the default.
+ */
+export function isReasoningModel(model: string): boolean {
+  const m = model.replace(/^models\//, '');
+  return /^(o\d|gpt-5)/.test(m) || /^gemini-(2\.5|[3-9])/.test(m);
 }
 
 export interface LlmProvider {
