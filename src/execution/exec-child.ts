@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { runQuery } from './run-query.js';
+import type { ExecResult } from './types.js';
 import type { ChildMessage, ParentMessage } from './pool-protocol.js';
 
 const connections = new Map<string, Database.Database>();
@@ -24,17 +25,32 @@ function send(msg: ChildMessage): void {
   process.send!(msg);
 }
 
+// Results go back in small groups (one IPC message per query would cost more than most Spider
+// queries take). A group is flushed at least every FLUSH_MS, so the parent's per-query timer,
+// restarted by each message, runs at most FLUSH_MS late.
+const FLUSH_MS = 10;
+const FLUSH_COUNT = 64;
+
 process.on('message', (msg: ParentMessage) => {
   if (msg.type !== 'batch') return;
+  let pending: { jobId: number; result: ExecResult }[] = [];
+  let lastFlush = performance.now();
+  const flush = (): void => {
+    if (pending.length > 0) send({ type: 'results', results: pending });
+    pending = [];
+    lastFlush = performance.now();
+  };
   for (const job of msg.jobs) {
-    let result;
+    let result: ExecResult;
     try {
       result = runQuery(connection(job.dbPath), job.sql, msg.maxRows);
     } catch (e) {
-      result = { status: 'error' as const, columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
+      result = { status: 'error', columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
     }
-    send({ type: 'result', jobId: job.jobId, result });
+    pending.push({ jobId: job.jobId, result });
+    if (pending.length >= FLUSH_COUNT || performance.now() - lastFlush >= FLUSH_MS) flush();
   }
+  flush();
   send({ type: 'idle' });
 });
 

@@ -4,6 +4,8 @@ export interface PoolJob {
   jobId: number;
   dbPath: string;
   sql: string;
+  /** Sent alone: it was in a batch whose process had to be killed, so it may be the culprit. */
+  isolate?: boolean;
 }
 
 export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number };
@@ -11,4 +13,4 @@ export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number };
 export type ChildMessage =
   | { type: 'ready' }
   | { type: 'idle' }
-  | { type: 'result'; jobId: number; result: ExecResult };
+  | { type: 'results'; results: { jobId: number; result: ExecResult }[] };

@@ -78,11 +78,14 @@ export class ProcessPool {
     if (msg.type === 'ready') {
       slot.ready = true;
       this.dispatch(slot);
-    } else if (msg.type === 'result') {
-      const job = slot.batch.shift();
-      if (!job || job.jobId !== msg.jobId) return;
+    } else if (msg.type === 'results') {
+      for (const { jobId, result } of msg.results) {
+        const at = slot.batch.findIndex((j) => j.jobId === jobId);
+        if (at < 0) continue;
+        slot.batch.splice(at, 1);
+        this.settle(jobId, result);
+      }
       this.arm(slot);
-      this.settle(job.jobId, msg.result);
     } else if (msg.type === 'idle') {
       this.dispatch(slot);
     }
@@ -90,9 +93,12 @@ export class ProcessPool {
 
   private dispatch(slot: Slot): void {
     if (!slot.ready || slot.batch.length > 0 || this.queue.length === 0 || this.closed) return;
-    // Batches shrink as the queue drains so that the last jobs spread over all processes.
-    const size = Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.opts.size * 4))));
-    slot.batch = this.queue.splice(0, size);
+    // Batches shrink as the queue drains so that the last jobs spread over all processes;
+    // a suspect from a killed batch always goes alone.
+    const size = this.queue[0]!.isolate ? 1 : Math.max(1, Math.min(256, Math.ceil(this.queue.length / (this.opts.size * 4))));
+    let take = 0;
+    while (take < size && take < this.queue.length && (take === 0 || !this.queue[take]!.isolate)) take++;
+    slot.batch = this.queue.splice(0, take);
     const msg: ParentMessage = { type: 'batch', jobs: slot.batch, maxRows: this.opts.maxRows };
     slot.child.send(msg);
     this.arm(slot);
@@ -129,19 +135,23 @@ export class ProcessPool {
     });
   }
 
-  /** Kills the slot's process, reports its running job, requeues the rest, starts a fresh process. */
+  /**
+   * Kills the slot's process and starts a fresh one. When one job was unanswered it is the one
+   * that ran too long (or crashed the process) and gets `resultForRunning`; when several were
+   * (answers travel in groups) they all go back to the queue to be run one at a time, so the
+   * culprit is found without blaming its neighbours.
+   */
   private replace(slot: Slot, resultForRunning: ExecResult): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     if (slot.timer) clearTimeout(slot.timer);
     slot.child.removeAllListeners('exit');
     slot.child.kill('SIGKILL');
-    const [running, ...rest] = slot.batch;
+    const unanswered = slot.batch;
     slot.batch = [];
-    this.queue.unshift(...rest);
-    const fresh = this.spawn();
-    this.slots[index] = fresh;
-    if (running) this.settle(running.jobId, resultForRunning);
+    this.slots[index] = this.spawn();
+    if (unanswered.length === 1) this.settle(unanswered[0]!.jobId, resultForRunning);
+    else this.queue.unshift(...unanswered.map((j) => ({ ...j, isolate: true })));
   }
 
   private settle(jobId: number, result: ExecResult): void {

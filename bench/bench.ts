@@ -1,0 +1,75 @@
+/**
+ * `npm run bench`: prints wall time and executions for sqlboard's scorer against a serial
+ * baseline that, like the official evaluators, executes gold and prediction for every
+ * (system, task) pair; and the floor: the sum of each distinct query's own time / cores.
+ * Targets: within 1.5x of the floor, at least 4x faster than the baseline.
+ */
+import Database from 'better-sqlite3';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { bundledSpider } from '../src/benchmark/bundled.js';
+import { loadBenchmark } from '../src/benchmark/load-questions.js';
+import { loadPredictions } from '../src/benchmark/load-predictions.js';
+import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from '../src/execution/compare-spider.js';
+import { ExecutionEngine } from '../src/execution/engine.js';
+import { runEx } from '../src/execution/ex-run.js';
+import { runQuery } from '../src/execution/run-query.js';
+import { extraBenchmarks } from './extra.js';
+
+const SYSTEMS = 10;
+const cores = availableParallelism();
+const data = bundledSpider();
+const bench = loadBenchmark(data.questions);
+const systems = data.systems.slice(0, SYSTEMS).map((s) => loadPredictions(s.file, bench, s.name));
+const pairs = bench.tasks.length * systems.length;
+
+const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const line = (label: string, value: string): void => void process.stdout.write(`${label.padEnd(44)} ${value}\n`);
+
+process.stdout.write(`Spider dev: ${bench.tasks.length} tasks x ${systems.length} systems = ${pairs} pairs, ${cores} cores\n\n`);
+
+// sqlboard: no run store, so every distinct query really executes.
+const engine = new ExecutionEngine({ dbRoot: data.dbRoot, workers: cores });
+let t0 = performance.now();
+const run = await runEx(bench, systems, engine, { comparator: 'spider' });
+const oursMs = performance.now() - t0;
+await engine.close();
+const floorMs = run.execution.executionMs / cores;
+const oursCorrect = run.systems.reduce((a, s) => a + s.correct, 0);
+
+// Baseline: serial, gold and prediction executed for every pair (connections kept open: generous).
+const connections = new Map<string, Database.Database>();
+const conn = (dbId: string): Database.Database => {
+  let db = connections.get(dbId);
+  if (!db) {
+    db = new Database(join(data.dbRoot, dbId, `${dbId}.sqlite`), { readonly: true });
+    connections.set(dbId, db);
+  }
+  return db;
+};
+let baselineExecutions = 0;
+let baselineCorrect = 0;
+t0 = performance.now();
+for (const s of systems) {
+  for (const task of bench.tasks) {
+    const gold = runQuery(conn(task.dbId), spiderExecutedSql(task.goldSql, false, false), 1_000_000);
+    const p = s.byTask.get(task.id);
+    baselineExecutions++;
+    if (!p) continue;
+    const pred = runQuery(conn(task.dbId), spiderExecutedSql(p.sql, false, true), 1_000_000);
+    baselineExecutions++;
+    if (spiderEqual(gold, pred, spiderOrderMatters(task.goldSql, false))) baselineCorrect++;
+  }
+}
+const baselineMs = performance.now() - t0;
+
+line('sqlboard wall time', fmt(oursMs));
+line('sqlboard executions', `${run.execution.executed} (distinct (db, SQL) pairs of ${run.execution.requested} requested)`);
+line('floor (sum of distinct query times / cores)', fmt(floorMs));
+line('sqlboard / floor', `${(oursMs / floorMs).toFixed(2)}x (target <= 1.5x)`);
+line('serial baseline wall time', fmt(baselineMs));
+line('serial baseline executions', String(baselineExecutions));
+line('speed-up over baseline', `${(baselineMs / oursMs).toFixed(1)}x (target >= 4x)`);
+line('same verdicts', oursCorrect === baselineCorrect ? `yes (${oursCorrect} correct)` : `NO: ${oursCorrect} vs ${baselineCorrect}`);
+process.stdout.write('\n');
+await extraBenchmarks(line, fmt);
