@@ -45,9 +45,9 @@ export interface ExRun {
   execution: EngineStats;
 }
 
-const LEVELS: Record<ComparatorName | 'bird-file', string[]> = {
+/** Difficulty levels in report order; other levels found in a file are appended. */
+const LEVELS: Record<Benchmark['format'], string[]> = {
   bird: ['simple', 'moderate', 'challenging'],
-  'bird-file': ['simple', 'moderate', 'challenging'],
   spider: ['easy', 'medium', 'hard', 'extra'],
 };
 
@@ -87,7 +87,7 @@ export async function runEx(
   const gold = results.slice(0, bench.tasks.length);
   const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
   const orderMatters = bench.tasks.map((t) => spiderOrderMatters(t.goldSql, keepDistinct));
-  const levels = bench.format === 'spider' && opts.comparator === 'spider' ? LEVELS.spider : bench.format === 'spider' ? LEVELS.spider : LEVELS.bird;
+  const levels = LEVELS[bench.format];
 
   const items: ItemRecord[] = [];
   const scores = systems.map((s, si) => {
