@@ -61,6 +61,7 @@ export class LlmClient {
   /** Cache keys of every call this client answered (for `--record`). */
   readonly usedKeys = new Set<string>();
   private readonly limit;
+  private readonly inFlight = new Map<string, Promise<CachedCall>>();
 
   constructor(private readonly opts: LlmClientOptions) {
     this.provider = opts.provider;
@@ -86,6 +87,24 @@ export class LlmClient {
       this.noteModel(hit.resolvedModel);
       return { ...hit, cached: true };
     }
+    // Systems often predict the same SQL: an identical call already in flight is joined, not repeated.
+    const pending = this.inFlight.get(key);
+    if (pending) {
+      const joined = await pending;
+      this.stats.cacheHits += 1;
+      return { ...joined, cached: true };
+    }
+    const request = this.request(key, parts);
+    this.inFlight.set(key, request);
+    try {
+      return { ...(await request), cached: false };
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async request(key: string, parts: CallKeyParts): Promise<CachedCall> {
+    const { messages } = parts;
     // Worst case: ~3 characters per prompt token and the full output allowance.
     const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
     const worst = costUsd({ inputTokens: Math.ceil(promptChars / 3), outputTokens: this.sampling.maxOutputTokens }, this.opts.price);
@@ -116,7 +135,7 @@ export class LlmClient {
       this.stats.outputTokens += result.usage.outputTokens;
       this.stats.costUsd += result.costUsd;
       this.noteModel(result.resolvedModel);
-      return { ...result, cached: false };
+      return result;
     } catch (e) {
       ticket?.release();
       throw e;

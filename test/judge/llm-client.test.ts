@@ -178,3 +178,19 @@ describe('judge names', () => {
     expect(judgeName('o3', { runDate: new Date('2026-11-29T12:00:00Z') })).toBe('o3-2026-11-29');
   });
 });
+
+describe('identical calls in flight', () => {
+  it('are joined: one request, both callers answered', async () => {
+    server.seen.length = 0;
+    server.setScript(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      return { text: 'shared' };
+    });
+    const c = new LlmClient({ provider: createOpenAiProvider({ apiKey: KEY, baseUrl: server.openaiBase }), model: 'm', concurrency: 4 });
+    const [a, b] = await Promise.all([c.call('p', msg(7)), c.call('p', msg(7))]);
+    expect([a.text, b.text]).toEqual(['shared', 'shared']);
+    expect([a.cached, b.cached].sort()).toEqual([false, true]);
+    expect(server.seen).toHaveLength(1);
+    expect(c.stats).toMatchObject({ requests: 1, cacheHits: 1 });
+  });
+});
