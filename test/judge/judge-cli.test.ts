@@ -135,6 +135,19 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
     expect(server.seen).toHaveLength(TOTAL_CALLS - first);
   });
 
+  it('--max-cost-usd stops before the limit could be passed, with --price overriding the table', async () => {
+    server.seen.length = 0;
+    const r = await runCli(args(join(dir, 'cost.db'), ['--json', '--price', '1000,1000', '--max-cost-usd', '3.5', '-j', '1']), { env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.price).toEqual({ input: 1000, output: 1000 });
+    expect(out.stopped).toMatch(/^--max-cost-usd 3.5 reached/);
+    expect(out.thisRun.costUsd).toBeLessThanOrEqual(3.5);
+    expect(out.thisRun.costUsd).toBeCloseTo(server.seen.length * 0.12, 9);
+    expect(server.seen.length).toBeGreaterThan(0);
+    expect(out.systems[0].notJudged).toBeGreaterThan(0);
+  });
+
   it('--max-cost-usd without a known price is a user error naming the fix', async () => {
     const r = await runCli([...args(join(dir, 'c.db'), ['--max-cost-usd', '1']).map((a) => (a === 'gpt-4o' ? 'my-local-model' : a))], { env });
     expect(r.code).toBe(2);
@@ -205,7 +218,7 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
     expect(out.judge).toMatch(/^gemini-2\.5-flash-\d{4}-\d{2}-\d{2}$/);
     const g = readFileSync(gItems, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(g.map((x) => [x.route, x.correct])).toEqual(ROUTE_CASES.map((c) => [c.route, c.correct]));
-    expect(r.stdout + r.stderr + readFileSync(gItems, 'utf8')).not.toContain('SECRET');
+    expect(r.stdout + r.stderr + readFileSync(gItems, 'utf8') + readFileSync(join(dir, 'gemini.db')).toString('latin1')).not.toContain('SECRET');
   });
 
   it('--record writes a replay file; --provider replay then judges offline with the same verdicts', async () => {
