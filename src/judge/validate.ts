@@ -187,10 +187,10 @@ export function validate(input: ValidateInput): ValidateResult {
     const recorded = items.map((it) => j.byKey.get(itemKey(it.subset, it.taskId)));
     const verdicts = recorded.map((v) => (v === undefined ? null : v.correct));
     columns.set(j.name, { name: j.name, verdicts });
-    const diagFor = (human: (it: ValidationItem) => boolean | undefined, flag: (v: JudgeVerdict) => boolean | null): Record<string, DiagnosticBlock> | null => {
+    const diagFor = (humanTag: (it: ValidationItem) => boolean | undefined, flag: (v: JudgeVerdict) => boolean | null): Record<string, DiagnosticBlock> | null => {
       const out: Record<string, DiagnosticBlock> = {};
       for (const [scope, idx] of scopes) {
-        const d = diagnostic(items, idx, recorded, human, flag);
+        const d = diagnostic(items, idx, recorded, humanTag, flag);
         if (d) out[scope] = d;
       }
       return Object.keys(out).length === 0 ? null : out;
