@@ -24,7 +24,7 @@ export interface JudgeRunOptions {
   verdicts?: VerdictStore;
   /** Names the judge configuration in the verdict store (see judgeConfigKey). */
   judgeKey: string;
-  /** A function when the name depends on the model version the API reports. */
+  /** A function when the name depends on the model version the API reports (called once, at the end). */
   judgeName: string | (() => string);
   onExecProgress?: (done: number, total: number) => void;
   onJudgeProgress?: (done: number, total: number) => void;
@@ -107,7 +107,6 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     }),
   );
 
-  const nameOf = (): string => (typeof o.judgeName === 'string' ? o.judgeName : o.judgeName());
   const out: (JudgeRecord | undefined)[] = new Array(inputs.length);
   let stopped: string | undefined;
   let fatal: { error: unknown } | undefined;
@@ -133,7 +132,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
             fatal ??= { error: e };
             return;
           }
-          o.verdicts?.put(key, nameOf(), item);
+          o.verdicts?.put(key, o.judgeKey, item);
         }
         out[i] = { system, judge: '', ...item };
         done += 1;
@@ -142,7 +141,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     ),
   );
   if (fatal) throw fatal.error;
-  const judge = nameOf();
+  const judge = typeof o.judgeName === 'string' ? o.judgeName : o.judgeName();
   const items = inputs.map(({ system, input }, i): JudgeRecord => {
     const r = out[i];
     if (r) return { ...r, judge };

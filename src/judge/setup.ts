@@ -58,7 +58,10 @@ export interface LiveJudge {
   cache: LlmCache | undefined;
   /** Hash of the judge configuration (verdict-store key part). */
   judgeKey: string;
-  /** `<model>-<snapshot date>`; call after the run to use the API-reported version. */
+  /**
+   * `<model>-<snapshot date>`; call once after the run (it then uses the version the API
+   * reported, and with a store fixes the name for this configuration).
+   */
   name(): string;
   price: Price | undefined;
 }
@@ -89,6 +92,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
     concurrency: o.concurrency,
     sleep: o.sleep,
   });
+  const verdicts = o.store ? new VerdictStore(o.store) : undefined;
   const deps: CascadeDeps = {
     client,
     prompts: {
@@ -101,14 +105,19 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
     previewRows: o.previewRows,
     maxReasks: o.maxReasks,
   };
+  const judgeKey = judgeConfigKey(deps, { comparator: 'bird' });
   return {
     deps,
     client,
     budget,
-    verdicts: o.store ? new VerdictStore(o.store) : undefined,
+    verdicts,
     cache,
-    judgeKey: judgeConfigKey(deps, { comparator: 'bird' }),
-    name: () => judgeName(o.model, { snapshot: o.snapshot, resolvedModel: client.resolvedModel }),
+    judgeKey,
+    name: () => {
+      const proposed = judgeName(o.model, { snapshot: o.snapshot, resolvedModel: client.resolvedModel });
+      // An explicit --snapshot always wins; otherwise the name this configuration first got.
+      return verdicts && !o.snapshot ? verdicts.nameFor(judgeKey, proposed) : proposed;
+    },
     price,
   };
 }

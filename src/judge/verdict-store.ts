@@ -10,11 +10,13 @@ import type { JudgedItem } from './cascade.js';
 export class VerdictStore {
   private readonly getStmt;
   private readonly putStmt;
+  private readonly nameInsert;
+  private readonly nameSelect;
 
   constructor(store: RunStore) {
     store.db.exec(`CREATE TABLE IF NOT EXISTS judge_verdicts (
       key TEXT PRIMARY KEY,
-      judge TEXT NOT NULL,
+      judge_key TEXT NOT NULL,
       db_id TEXT NOT NULL,
       route TEXT NOT NULL,
       correct INTEGER,
@@ -23,9 +25,16 @@ export class VerdictStore {
       verdict TEXT NOT NULL,
       created_at TEXT NOT NULL
     )`);
+    store.db.exec(`CREATE TABLE IF NOT EXISTS judge_names (
+      judge_key TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )`);
+    this.nameInsert = store.db.prepare('INSERT OR IGNORE INTO judge_names (judge_key, name, created_at) VALUES (?, ?, ?)');
+    this.nameSelect = store.db.prepare('SELECT name FROM judge_names WHERE judge_key = ?');
     this.getStmt = store.db.prepare('SELECT verdict FROM judge_verdicts WHERE key = ?');
     this.putStmt = store.db.prepare(`INSERT OR REPLACE INTO judge_verdicts
-      (key, judge, db_id, route, correct, prover_prompt_hash, refuter_prompt_hash, verdict, created_at)
+      (key, judge_key, db_id, route, correct, prover_prompt_hash, refuter_prompt_hash, verdict, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   }
 
@@ -34,11 +43,21 @@ export class VerdictStore {
     return r ? (JSON.parse(r.verdict) as JudgedItem) : undefined;
   }
 
-  put(key: string, judge: string, item: JudgedItem): void {
+  /**
+   * The judge's name, fixed the first time a configuration finishes a run: an
+   * undated model is named by the date of its first run, so re-runs on later
+   * days (answered from the store) keep the name.
+   */
+  nameFor(judgeKey: string, proposed: string): string {
+    this.nameInsert.run(judgeKey, proposed, new Date().toISOString());
+    return (this.nameSelect.get(judgeKey) as { name: string }).name;
+  }
+
+  put(key: string, judgeKey: string, item: JudgedItem): void {
     if (item.transient || item.route === 'not-judged') return;
     this.putStmt.run(
       key,
-      judge,
+      judgeKey,
       item.dbId,
       item.route,
       item.correct === null ? null : item.correct ? 1 : 0,

@@ -10,6 +10,7 @@ import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
 import { createReplayProvider, replayRequestHash } from '../../src/judge/providers/replay.js';
 import { createProvider } from '../../src/judge/providers/index.js';
 import { judgeName } from '../../src/judge/judge-name.js';
+import { VerdictStore } from '../../src/judge/verdict-store.js';
 import { openRunStore } from '../../src/store/run-store.js';
 import { UserError } from '../../src/errors.js';
 import { startFakeLlmServer } from './fake-llm-server.js';
@@ -176,6 +177,15 @@ describe('judge names', () => {
     expect(judgeName('gemini-2.5-pro', { snapshot: '2025-06-17' })).toBe('gemini-2.5-pro-2025-06-17');
     expect(judgeName('gpt-4o', { resolvedModel: 'gpt-4o-2024-08-06' })).toBe('gpt-4o-2024-08-06');
     expect(judgeName('o3', { runDate: new Date('2026-11-29T12:00:00Z') })).toBe('o3-2026-11-29');
+  });
+
+  it('an undated model keeps the name of its first run when re-run from the store on a later day', () => {
+    const store = openRunStore(':memory:');
+    const v = new VerdictStore(store);
+    expect(v.nameFor('config-a', judgeName('o3', { runDate: new Date('2026-11-29T12:00:00Z') }))).toBe('o3-2026-11-29');
+    expect(v.nameFor('config-a', judgeName('o3', { runDate: new Date('2026-12-03T12:00:00Z') }))).toBe('o3-2026-11-29');
+    expect(v.nameFor('config-b', 'o3-2026-12-03')).toBe('o3-2026-12-03');
+    store.close();
   });
 });
 
