@@ -39,7 +39,3 @@ export function createProvider(cfg: ProviderConfig, env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** Every secret the providers might read, so outputs can be checked and scrubbed. */
-export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return [env.OPENAI_API_KEY, env.GEMINI_API_KEY, env.GOOGLE_API_KEY].filter((s): s is string => !!s && s.length >= 4);
-}
