@@ -50,9 +50,15 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .option('confidence', { type: 'number', default: 0.95, describe: 'Confidence for intervals, tests and g*' })
         .option('seed', { type: 'number', default: 42, describe: 'Bootstrap seed' })
         .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
+        .epilogue(
+          'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
+            '(the report names it). "Indistinguishable from #1" = exact McNemar p >= 1 - confidence. ' +
+            'With --flags (or --flawed/--error-rate), g* = z*2*sqrt(e)/N uses N = the number of tasks. ' +
+            'Put --csv/--md after the verdict files (or write --csv -): they take an optional FILE.',
+        )
         .example('$0 leaderboard --board overall-ex.csv --n 1534 --flawed 564', 'Which BIRD gaps exceed the noise threshold')
         .example('$0 leaderboard a.jsonl b.jsonl --flags frontier_spider.csv --html board.html', 'Per-item leaderboard with an HTML report'),
-    ) as never,
+    ),
   handler: (argv) => {
     const itemFiles = [...(argv.files ?? []), ...(argv.items ?? [])];
     if (argv.board !== undefined) {
