@@ -21,7 +21,8 @@ figure { margin: 14px 0; overflow-x: auto; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 table.data { border-collapse: collapse; margin: 10px 0; font-variant-numeric: tabular-nums; }
 table.data th, table.data td { padding: 4px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; }
-table.data th { text-align: left; background: #eef1f5; position: sticky; top: 0; }
+table.data th { text-align: left; background: #eef1f5; white-space: normal; vertical-align: bottom; max-width: 150px; }
+div.table-wrap { overflow-x: auto; max-width: 100%; }
 table.data td.r, table.data th.r { text-align: right; }
 table.data tbody tr:nth-child(even) { background: var(--stripe); }
 details > summary { cursor: pointer; color: var(--accent); margin: 8px 0; }
@@ -62,7 +63,7 @@ function renderTable(table: Table): string {
       return `<tr>${cells.join('')}</tr>`;
     })
     .join('\n');
-  const html = `<table class="data"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  const html = `<div class="table-wrap"><table class="data"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
   return table.rows.length > COLLAPSE_ROWS
     ? `<details><summary>Show all ${table.rows.length} rows</summary>${html}</details>`
     : html;
