@@ -88,6 +88,8 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
   const confidence = input.confidence ?? 0.95;
   const top = input.top ?? 30;
   if (!Number.isInteger(top) || top < 1) throw new RangeError(`top must be a positive integer (got ${top})`);
+  // N = 0 would make every gap "significant" against a NaN threshold; a board always has tasks.
+  if (!Number.isInteger(input.n) || input.n < 1) throw new RangeError(`n must be a positive integer (got ${input.n})`);
   const gap = gapThreshold({ n: input.n, flawed: input.flawed, errorRate: input.errorRate, confidence });
   const sorted = input.entries
     .map((e, i) => ({ e, i }))
