@@ -65,7 +65,10 @@ export interface Evaluation {
   baselines: {
     majority: Scored;
     labelModel: Scored;
+    /** The agent with the best F1 on the labelled sample: an oracle pick, the strongest single-agent baseline. */
     bestSingle: Scored & { agent: string };
+    /** The agent a user would pick without labels: the highest execution agreement with the gold over all tasks. */
+    bestSingleByEx: Scored & { agent: string; ex: number };
     singles: (Scored & { agent: string })[];
   };
   /** SALUS's (or any) flags file scored on the same sample. */
@@ -105,6 +108,9 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
   const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, (id) => report.verdicts[at(id)]![j] === 'disagree') }));
   // "Best single" is chosen with the labels: the strongest baseline an oracle could pick.
   const bestSingle = singles.reduce((a, b) => (nz(b.metrics.f1) > nz(a.metrics.f1) ? b : a), singles[0] ?? { agent: 'none', ...score([], labels.isError, () => false) });
+  const ex = report.agents.map((_, j) => report.verdicts.filter((vs) => vs[j] === 'agree').length / Math.max(1, report.n));
+  const byEx = ex.reduce((a, v, j) => (v > ex[a]! ? j : a), 0);
+  const bestSingleByEx = { ...singles[byEx]!, ex: ex[byEx]! };
   const byErrorType: Evaluation['byErrorType'] = {};
   for (const id of ids) {
     const t = labels.errorType.get(id);
@@ -122,7 +128,7 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
     missing,
     sweep,
     byErrorType,
-    baselines: { majority, labelModel, bestSingle, singles },
+    baselines: { majority, labelModel, bestSingle, bestSingleByEx, singles },
     calibrated,
   };
   if (opts.compareFlags) {

@@ -15,8 +15,9 @@ export function defaultK(n: number): number {
   return Math.max(10, Math.round((250 * n) / 1534));
 }
 
-export function highConfidenceSet(posterior: Float64Array, k: number = defaultK(posterior.length)): HighConfidenceSet {
-  const order = Array.from(posterior, (_, i) => i);
+/** `exclude[i]` keeps task i out (e.g. decisive tasks, which say nothing about the agents). */
+export function highConfidenceSet(posterior: Float64Array, k: number = defaultK(posterior.length), exclude?: readonly boolean[]): HighConfidenceSet {
+  const order = Array.from(posterior, (_, i) => i).filter((i) => !exclude?.[i]);
   // Ties (tasks with identical vote patterns) break by index: deterministic.
   order.sort((a, b) => posterior[b]! - posterior[a]! || a - b);
   const errors = order.filter((i) => posterior[i]! > 0.5);

@@ -32,6 +32,9 @@ export interface AuditReport {
   ms: number;
 }
 
+const DECISIVE_P = 0.99;
+
+
 export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): AuditReport {
   const t0 = performance.now();
   const seed = opts.seed ?? 1;
@@ -41,16 +44,32 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   // The meta LF is a function of the others; fitting on it would count their evidence twice.
   const fittedColumns = votes.lfs.map((lf, j) => (lf.family === 'meta' ? -1 : j)).filter((j) => j >= 0);
   const lmInput = withAgentColumns(votes, contexts, fittedColumns);
-  const lm = fitLabelModel({ ...lmInput, weights: redundancyWeights(lmInput) });
-  const hc = highConfidenceSet(lm.posterior, opts.k ?? defaultK(n));
+  const lm = fitLabelModel(lmInput);
+  // Decisive LFs state facts: their error votes override the label model and, below, the plane.
+  const decisive = contexts.map((_, i) => votes.lfs.some((lf, j) => lf.decisive === true && votes.votes[i * votes.m + j]! < 0));
+  decisive.forEach((d, i) => {
+    if (d) lm.posterior[i] = Math.max(lm.posterior[i]!, DECISIVE_P);
+  });
+  // Decisive tasks say nothing about the agents' reliability (they may all copy the gold): keep them out of training.
+  const hc = highConfidenceSet(lm.posterior, opts.k ?? defaultK(n), decisive);
   const verdicts = contexts.map((c) => c.verdicts);
   const features = contexts.map((c) => goldFeatures(c.goldShape, c.gold.nRows, c.gold.ok));
   const bothClasses = hc.y.includes(0) && hc.y.includes(1);
+  const hcErrors = hc.y.filter((y) => y === 1).length;
   const plane = bothClasses && inputs.agents.length > 0 ? runDecisionPlane({ features, verdicts, agentFeatures: contexts.map((c) => c.verdicts.map((_, j) => agentFeatures(c, j))) }, hc.index, hc.y, seed) : null;
   // Without both classes in the high-confidence set there is nothing to learn reliabilities from: the label model decides.
-  const probability = plane ? plane.probability : Array.from(lm.posterior);
+  // The plane learns on a class-balanced set (k per class), so its raw probabilities overstate
+  // the error rate; flag the tasks it ranks highest, as many as the label model's estimated
+  // prevalence implies (ties at the cut broken by the label-model posterior, then task order).
+  const planeP = plane ? plane.probability : Array.from(lm.posterior);
+  const quota = Math.round(lm.errorPrior * n);
+  const rank = planeP.map((_, i) => i).sort((a, b) => planeP[b]! - planeP[a]! || lm.posterior[b]! - lm.posterior[a]! || a - b);
+  const inQuota = new Array<boolean>(n).fill(false);
+  rank.slice(0, quota).forEach((i) => (inQuota[i] = true));
+  const probability = planeP.map((p, i) => (decisive[i] ? Math.max(p, DECISIVE_P) : p));
+  const flaggedAt = (i: number): boolean => decisive[i]! || (plane ? inQuota[i]! : lm.posterior[i]! > 0.5);
   const reliability = plane ? plane.reliability : verdicts.map((vs) => vs.map(() => 0.5));
-  const flags = contexts.map((c, i) => taskFlag(c, votes, i, probability[i]!, lm.posterior[i]!, reliability[i]!, inputs));
+  const flags = contexts.map((c, i) => taskFlag(c, votes, i, flaggedAt(i), probability[i]!, lm.posterior[i]!, reliability[i]!, inputs));
   const { lfs, families } = lfStatistics(votes, lm.accuracy);
   return {
     n,
@@ -77,6 +96,7 @@ function taskFlag(
   c: TaskContext,
   votes: VoteMatrix,
   i: number,
+  flagged: boolean,
   probability: number,
   lmPosterior: number,
   reliability: readonly number[],
@@ -86,7 +106,6 @@ function taskFlag(
     const v = votes.votes[i * votes.m + j]!;
     return v === 0 ? [] : [{ lf: lf.name, vote: v as 1 | -1 }];
   });
-  const flagged = probability > 0.5;
   const flag: TaskFlag = { taskId: c.task.id, flagged, probability, labelModelProbability: lmPosterior, fired };
   // A correction needs a real consensus: ≥ 3 agents agreeing with each other against the gold.
   const cluster = flagged ? c.clusters.find((k) => !k.agreesWithGold && k.members.length >= 3) : undefined;
@@ -112,49 +131,4 @@ function withAgentColumns(votes: VoteMatrix, contexts: readonly TaskContext[], l
   }
   const columns = [...lfColumns, ...Array.from({ length: k }, (_, j) => votes.m + j)];
   return { n: votes.n, m, votes: out, columns };
-}
-
-/**
- * Weight of each column = 1 / (its summed positive correlation with every fitted column,
- * itself included): k perfect copies of one LF get 1/k each and so count once together,
- * an LF uncorrelated with the rest keeps weight 1. Computed from the votes alone.
- */
-export function redundancyWeights(input: { n: number; m: number; votes: Int8Array; columns: number[] }): number[] {
-  const { n, m, votes, columns } = input;
-  const mean = new Float64Array(m);
-  const sd = new Float64Array(m);
-  for (const j of columns) {
-    let s = 0;
-    let s2 = 0;
-    for (let i = 0; i < n; i++) {
-      const v = votes[i * m + j]!;
-      s += v;
-      s2 += v * v;
-    }
-    mean[j] = s / n;
-    sd[j] = Math.sqrt(Math.max(0, s2 / n - mean[j]! ** 2));
-  }
-  const weights = new Array<number>(m).fill(1);
-  const red = new Float64Array(m).fill(1);
-  for (let x = 0; x < columns.length; x++) {
-    const a = columns[x]!;
-    if (sd[a] === 0) continue;
-    for (let y = x + 1; y < columns.length; y++) {
-      const b = columns[y]!;
-      if (sd[b] === 0) continue;
-      let s = 0;
-      for (let i = 0; i < n; i++) s += votes[i * m + a]! * votes[i * m + b]!;
-      const r = (s / n - mean[a]! * mean[b]!) / (sd[a]! * sd[b]!);
-      if (r > 0) {
-        red[a]! += r;
-        red[b]! += r;
-      }
-    }
-  }
-  // Rescaled to mean 1 over the fitted columns: the total evidence stays what it was (less
-  // would let EM slide into the one-class solution), only its split between LFs changes.
-  let sum = 0;
-  for (const j of columns) sum += 1 / red[j]!;
-  for (const j of columns) weights[j] = columns.length / red[j]! / sum;
-  return weights;
 }

@@ -1,11 +1,12 @@
-import { tablesOf } from '../sql/parse.js';
+import { tablesFromTokens } from '../sql/parse.js';
 import { significantTokens, unquote, type Token } from '../sql/tokenize.js';
 
 /**
  * The structural facts about one query that the labeling functions and the decision
- * plane use. Tables come from the AST (src/sql/parse.ts, which falls back to tokens when
- * the parser rejects the query); the clause facts come from the lossless token stream,
- * which never fails and is fast enough to run on every agent's SQL.
+ * plane use, from the lossless token stream: it never fails and costs microseconds,
+ * where node-sql-parser costs about a millisecond a query (too slow for every agent's
+ * SQL in the CPU budget). The structural LFs ask the AST (src/sql/parse.ts) only for the
+ * few tasks where the gold is out-voted.
  */
 export interface SqlShape {
   distinct: boolean;
@@ -115,7 +116,7 @@ function computeShape(sql: string): SqlShape {
     }
   }
   // Comma joins (FROM a, b) count as joins too.
-  const tables = unique(tablesOf(sql).map((x) => x.toLowerCase()));
+  const tables = unique(tablesFromTokens(sql).map((x) => x.toLowerCase()));
   joins = Math.max(joins, tables.length - 1 - Math.max(0, selects - 1));
   const { items, bare } = topSelectList(toks, low);
   return {

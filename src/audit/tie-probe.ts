@@ -37,30 +37,27 @@ export function tieProbe(gold: string): TieProbe | undefined {
   const n = toks[limitAt + 1]!;
   if (n.kind !== 'number' || !/^\d+$/.test(n.text)) return undefined;
   const limit = Number(n.text);
-  // ORDER BY with several keys: compare the whole key list; drop ASC/DESC words.
-  const keyToks = toks.slice(orderAt + 2, limitAt).filter((t) => !['asc', 'desc'].includes(t.text.toLowerCase()));
-  if (keyToks.length === 0 || limit < 1) return undefined;
-  const keys = splitTopLevel(keyToks.map((t) => t.text));
+  // ORDER BY with several keys: compare them all; each key is cut from the original text without its ASC/DESC.
+  const keys: string[] = [];
+  let group: typeof toks = [];
+  let kd = 0;
+  const flush = (): void => {
+    while (group.length && /^(asc|desc)$/i.test(group[group.length - 1]!.text)) group.pop();
+    if (group.length) keys.push(text.slice(group[0]!.start, group[group.length - 1]!.start + group[group.length - 1]!.text.length));
+    group = [];
+  };
+  for (const t of toks.slice(orderAt + 2, limitAt)) {
+    if (t.text === '(') kd++;
+    else if (t.text === ')') kd--;
+    if (t.text === ',' && kd === 0) flush();
+    else group.push(t);
+  }
+  flush();
+  if (keys.length === 0 || limit < 1) return undefined;
   const from = toks[selectEnd]!.start;
   const limitStart = toks[limitAt]!.start;
   const sql = `${text.slice(0, from).trimEnd()}, ${keys.join(', ')} ${text.slice(from, limitStart)}LIMIT ${limit + 1}`;
   return { sql, limit, keys: keys.length };
-}
-
-function splitTopLevel(parts: string[]): string[] {
-  const out: string[] = [];
-  let cur: string[] = [];
-  let depth = 0;
-  for (const p of parts) {
-    if (p === '(') depth++;
-    else if (p === ')') depth--;
-    if (p === ',' && depth === 0) {
-      out.push(cur.join(' '));
-      cur = [];
-    } else cur.push(p);
-  }
-  if (cur.length) out.push(cur.join(' '));
-  return out;
 }
 
 /** True when the probe shows a tie across the LIMIT boundary; undefined when it cannot tell. */

@@ -39,7 +39,8 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     baselines: ev
       ? {
           majority: metricsOf(ev.baselines.majority),
-          bestSingle: { agent: ev.baselines.bestSingle.agent, ...metricsOf(ev.baselines.bestSingle) },
+          bestSingle: { agent: ev.baselines.bestSingle.agent, chosenBy: 'F1 on the labelled sample (hindsight)', ...metricsOf(ev.baselines.bestSingle) },
+          bestSingleByEx: { agent: ev.baselines.bestSingleByEx.agent, chosenBy: 'highest EX against the gold (no labels)', ex: ev.baselines.bestSingleByEx.ex, ...metricsOf(ev.baselines.bestSingleByEx) },
           labelModel: metricsOf(ev.baselines.labelModel),
           singles: ev.baselines.singles.map((s) => ({ agent: s.agent, ...metricsOf(s) })),
         }
@@ -62,7 +63,8 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       { name: 'sqlboard audit', s: ev.sweep },
       ...(ev.compare ? [{ name: `flags file (${ev.compare.file.split('/').pop()})`, s: ev.compare as Scored }] : []),
       { name: 'majority vote of the agents', s: ev.baselines.majority },
-      { name: `best single agent (${ev.baselines.bestSingle.agent})`, s: ev.baselines.bestSingle },
+      { name: `best single agent in hindsight (${ev.baselines.bestSingle.agent})`, s: ev.baselines.bestSingle },
+      { name: `best single agent by EX (${ev.baselines.bestSingleByEx.agent})`, s: ev.baselines.bestSingleByEx as Scored },
       { name: 'label model alone', s: ev.baselines.labelModel },
     ];
     sections.push({

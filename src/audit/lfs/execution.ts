@@ -10,7 +10,8 @@ export const executionLfs: LabelingFunction[] = [
   {
     name: 'exec_gold_error',
     family: 'execution',
-    doc: 'Gold SQL fails to execute → error.',
+    doc: 'Gold SQL fails to execute → error (decisive).',
+    decisive: true,
     vote: (c) => (c.gold.ok ? 0 : -1),
   },
   {
@@ -86,8 +87,9 @@ export const executionLfs: LabelingFunction[] = [
   {
     name: 'exec_tie_at_limit',
     family: 'execution',
-    doc: 'Gold ORDER BY … LIMIT N cuts through rows tied on the sort key (probe query): an arbitrary answer → error; probed without a tie → correct.',
-    vote: (c) => (c.tieAtLimit === true ? -1 : c.tieAtLimit === false && c.nAgree * 2 >= c.nValid ? 1 : 0),
+    doc: 'Gold ORDER BY … LIMIT N cuts through rows tied on the sort key (probe query): its answer is arbitrary → error (decisive).',
+    decisive: true,
+    vote: (c) => (c.tieAtLimit === true ? -1 : 0),
   },
   {
     name: 'exec_gold_duplicates',

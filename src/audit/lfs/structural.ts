@@ -1,11 +1,19 @@
+import { tablesOf } from '../../sql/parse.js';
 import type { TaskContext } from '../context.js';
 import type { SqlShape } from '../sql-shape.js';
 import type { Vote } from '../types.js';
-import { errorIf, type LabelingFunction } from './types.js';
+import { errorIf, outvoted, type LabelingFunction } from './types.js';
 
 /** Compares the gold's shape with the rival cluster's; abstains when there is no rival SQL. */
 function diff(cond: (g: SqlShape, r: SqlShape) => boolean): (c: TaskContext) => Vote {
   return (c) => (c.rivalShape ? errorIf(cond(c.goldShape, c.rivalShape), c) : 0);
+}
+
+/** Tables by the AST (token fallback inside parse.ts): exact, but only worth a parse when the gold is out-voted. */
+function astTables(c: TaskContext): { gold: string[]; rival: string[] } | undefined {
+  if (!c.rivalSql || !outvoted(c)) return undefined;
+  const norm = (xs: string[]): string[] => [...new Set(xs.map((x) => x.toLowerCase()))];
+  return { gold: norm(tablesOf(c.task.goldSql)), rival: norm(tablesOf(c.rivalSql)) };
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x) => b.includes(x));
@@ -19,13 +27,19 @@ export const structuralLfs: LabelingFunction[] = [
     name: 'struct_missing_table',
     family: 'structural',
     doc: 'Rival consensus reads a table the gold does not, and out-votes it → error.',
-    vote: diff((g, r) => r.tables.some((t) => !g.tables.includes(t))),
+    vote: (c) => {
+      const t = astTables(c);
+      return t && t.rival.some((x) => !t.gold.includes(x)) ? -1 : 0;
+    },
   },
   {
     name: 'struct_extra_table',
     family: 'structural',
     doc: 'Gold reads a table the rival consensus does without (a spurious join), and is out-voted → error.',
-    vote: diff((g, r) => g.tables.some((t) => !r.tables.includes(t))),
+    vote: (c) => {
+      const t = astTables(c);
+      return t && t.gold.some((x) => !t.rival.includes(x)) ? -1 : 0;
+    },
   },
   {
     name: 'struct_join_count',

@@ -9,6 +9,12 @@ export interface LabelingFunction {
   family: LfFamily;
   /** One line: what it checks and which way it votes. */
   doc: string;
+  /**
+   * Its "error" vote states a fact about the gold, not a guess (the gold does not run; its
+   * LIMIT cuts through a tie, so its answer is arbitrary). EM cannot learn such an LF's
+   * worth when the agents copy the same mistake, so its error vote overrides the models.
+   */
+  decisive?: boolean;
   vote(c: TaskContext): Vote;
 }
 

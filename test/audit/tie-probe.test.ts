@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { tieFromProbe, tieProbe } from '../../src/audit/tie-probe.js';
+import type { Cell, ExecResult } from '../../src/execution/types.js';
+
+const ok = (rows: Cell[][]): ExecResult => ({ status: 'ok', columns: [], rows, ms: 0 });
+
+describe('tie probe', () => {
+  it('appends the ORDER BY keys to the SELECT list and asks for one more row', () => {
+    const p = tieProbe('SELECT name FROM stadium ORDER BY capacity DESC LIMIT 1;')!;
+    expect(p.sql).toBe('SELECT name, capacity FROM stadium ORDER BY capacity DESC LIMIT 2');
+    expect(p.limit).toBe(1);
+    expect(p.keys).toBe(1);
+    const q = tieProbe('SELECT T1.a FROM t AS T1 GROUP BY T1.b ORDER BY count(*) DESC, T1.b LIMIT 3')!;
+    expect(q.sql).toBe('SELECT T1.a, count(*), T1.b FROM t AS T1 GROUP BY T1.b ORDER BY count(*) DESC, T1.b LIMIT 4');
+    expect(q.keys).toBe(2);
+  });
+
+  it('skips queries it cannot probe safely', () => {
+    expect(tieProbe('SELECT name FROM t ORDER BY a')).toBeUndefined();
+    expect(tieProbe('SELECT name FROM t LIMIT 1')).toBeUndefined();
+    expect(tieProbe('SELECT a FROM t UNION SELECT a FROM u ORDER BY a LIMIT 1')).toBeUndefined();
+    expect(tieProbe('SELECT a FROM t ORDER BY a LIMIT 1 OFFSET 2')).toBeUndefined();
+    // A LIMIT inside a subquery is not the top-level one.
+    expect(tieProbe('SELECT a FROM t WHERE b = (SELECT b FROM u ORDER BY c LIMIT 1)')).toBeUndefined();
+  });
+
+  it('finds a tie only when rows N and N+1 share the sort key', () => {
+    const p = tieProbe('SELECT name FROM s ORDER BY age LIMIT 1')!;
+    expect(tieFromProbe(p, ok([['a', 20], ['b', 20]]))).toBe(true);
+    expect(tieFromProbe(p, ok([['a', 20], ['b', 21]]))).toBe(false);
+    expect(tieFromProbe(p, ok([['a', 20]]))).toBe(false);
+    expect(tieFromProbe(p, { status: 'error', columns: [], rows: [], error: 'x', ms: 0 })).toBeUndefined();
+  });
+});
