@@ -158,6 +158,8 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
     if (e instanceof ProviderError) {
       if (e.status === 401 || e.status === 403) throw new UserError(`the ${deps.client.provider.name} API refused the credentials (${e.message}); check the API key variable.`);
       if (e.status === 404) throw new UserError(`the ${deps.client.provider.name} API does not know model "${deps.client.model}" (${e.message}).`);
+      // Unreachable after every retry: a wrong --base-url or no network, not this item's fault.
+      if (e.kind === 'network') throw new UserError(`cannot reach the ${deps.client.provider.name} API at ${deps.client.provider.baseUrl} (${e.message}); check --base-url and the network.`);
       return { ...item, route: stage, unscored: `provider error: ${e.message}`, transient: true };
     }
     throw e;

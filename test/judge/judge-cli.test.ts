@@ -154,6 +154,14 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
     expect(r.stderr).toMatch(/--max-cost-usd needs a price for model "my-local-model".*--price/);
   });
 
+  it('an unreachable endpoint stops the run with a user error naming it', async () => {
+    const a = args(join(dir, 'down.db'), ['--max-attempts', '2']);
+    a[a.indexOf(server.openaiBase)] = 'http://127.0.0.1:9/v1';
+    const r = await runCli(a, { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach the openai API at http:\/\/127\.0\.0\.1:9\/v1/);
+  });
+
   it('a missing key is a user error naming the variable', async () => {
     const r = await runCli(args(join(dir, 'd.db')), { env: { OPENAI_API_KEY: '' } });
     expect(r.code).toBe(2);
