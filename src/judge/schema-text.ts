@@ -50,9 +50,11 @@ function sampleValues(db: Database.Database, table: string, k: number, maxChars:
   for (const c of cols) {
     let vals: unknown[];
     try {
-      // DISTINCT ... LIMIT stops at the first k distinct values: cheap even on big tables.
+      // Only the first 10,000 rows are looked at, so a mostly-NULL column of a
+      // huge BIRD table costs no full scan; scan order makes it deterministic.
+      const col = quoteId(c.name);
       vals = db
-        .prepare(`SELECT DISTINCT ${quoteId(c.name)} AS v FROM ${quoteId(table)} WHERE ${quoteId(c.name)} IS NOT NULL LIMIT ${k}`)
+        .prepare(`SELECT DISTINCT v FROM (SELECT ${col} AS v FROM ${quoteId(table)} LIMIT 10000) WHERE v IS NOT NULL LIMIT ${k}`)
         .raw()
         .all()
         .map((r) => (r as unknown[])[0]);
