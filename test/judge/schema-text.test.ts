@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDescriptions, schemaText } from '../../src/judge/schema-text.js';
+import { createSchemaSource, readDescriptions, schemaText } from '../../src/judge/schema-text.js';
 import { SHARED, SPIDER } from '../helpers/cli.js';
 
 const dbFile = (id: string): string => join(SPIDER, 'database', id, `${id}.sqlite`);
@@ -27,5 +28,21 @@ describe('schema text', () => {
     expect(frpm.some((l) => l.startsWith('CDSCode'))).toBe(false);
     expect(frpm).toContain('County Name: County Code');
     expect(frpm.find((l) => l.startsWith('Charter School (Y/N)'))).toMatch(/values: 0:/);
+  });
+
+  it('reads every Spider dev database', () => {
+    const root = join(SPIDER, 'database');
+    for (const db of readdirSync(root)) expect(schemaText(dbFile(db))).toMatch(/^CREATE TABLE/i);
+  });
+
+  it('adds descriptions from --descriptions <dir>/<db>/<table>.csv to the schema text', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlboard-desc-'));
+    mkdirSync(join(dir, 'concert_singer'));
+    writeFileSync(
+      join(dir, 'concert_singer', 'Singer.csv'),
+      '\ufefforiginal_column_name,column_name,column_description,data_format,value_description\nAge,,age in years at the concert,integer,\nIs_male,,,text,"T: male; F: female"\n',
+    );
+    const text = createSchemaSource(join(SPIDER, 'database'), dir)('concert_singer');
+    expect(text).toContain('-- Column descriptions of singer:\n--   Age: age in years at the concert\n--   Is_male: values: T: male; F: female');
   });
 });
