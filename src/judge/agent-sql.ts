@@ -1,0 +1,43 @@
+import type { LlmClient } from './llm-client.js';
+import type { PromptTemplate } from './prompts.js';
+import { renderPrompt } from './prompts.js';
+import { emptyUsage } from './stages.js';
+import type { Usage } from './stages.js';
+
+/**
+ * The SQL in an agent's answer (prompts/agent.md asks for SQL only, but models
+ * still fence it or add a sentence): the first ```sql (or bare ```) fence, else
+ * the text from its first SELECT/WITH; one trailing semicolon dropped.
+ */
+export function extractSql(text: string): string {
+  const fenced = /```(?:sql|sqlite)?\s*\n?([\s\S]*?)```/i.exec(text);
+  let sql = fenced ? fenced[1] : text;
+  if (!fenced) {
+    const start = sql.search(/\b(SELECT|WITH)\b/i);
+    if (start > 0) sql = sql.slice(start);
+  }
+  return sql.trim().replace(/;\s*$/, '').trim();
+}
+
+export interface AgentInput {
+  schema: string;
+  question: string;
+  evidence: string;
+}
+
+/**
+ * One SQL-generating agent call through the judge's client (so it is cached,
+ * budgeted and retried like judge calls).
+ */
+export async function generateSql(client: LlmClient, template: PromptTemplate, input: AgentInput): Promise<{ sql: string; raw: string; usage: Usage }> {
+  const messages = renderPrompt(template, { ...input, evidence: input.evidence.trim() === '' ? '(none)' : input.evidence });
+  const res = await client.call(template.hash, messages);
+  const usage = emptyUsage();
+  usage.calls = 1;
+  usage.cachedCalls = res.cached ? 1 : 0;
+  usage.inputTokens = res.usage.inputTokens;
+  usage.outputTokens = res.usage.outputTokens;
+  usage.costUsd = res.costUsd;
+  usage.latencyMs = res.latencyMs;
+  return { sql: extractSql(res.text), raw: res.text, usage };
+}
