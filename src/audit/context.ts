@@ -17,7 +17,10 @@ export interface TaskContext {
   gold: NormResult;
   goldShape: SqlShape;
   agentResults: NormResult[];
+  /** Verdicts as evidence (verdictOf): a forgotten DISTINCT by the agent counts as no opinion. */
   verdicts: Verdict[];
+  /** Verdicts under the plain normalized comparison, for baselines. */
+  plainVerdicts: Verdict[];
   nValid: number;
   nAgree: number;
   nDisagree: number;
@@ -43,7 +46,8 @@ export function buildContexts(inputs: AuditInputs): TaskContext[] {
   const base = tasks.map((task, i) => {
     const g = normalizeResult(gold[i]);
     const agentResults = agents.map((a) => normalizeResult(a.results[i]));
-    const verdicts: Verdict[] = agentResults.map((r) => (!r.ok ? 'invalid' : sameResult(r, g) ? 'agree' : 'disagree'));
+    const verdicts: Verdict[] = agentResults.map((r) => verdictOf(g, r));
+    const plainVerdicts: Verdict[] = agentResults.map((r) => plainVerdict(g, r));
     const bySig = new Map<string, Cluster>();
     agentResults.forEach((r, j) => {
       if (!r.ok) return;
@@ -55,7 +59,7 @@ export function buildContexts(inputs: AuditInputs): TaskContext[] {
       c.members.push(j);
     });
     const clusters = [...bySig.values()].sort((a, b) => b.members.length - a.members.length || +b.agreesWithGold - +a.agreesWithGold);
-    return { task, g, agentResults, verdicts, clusters };
+    return { task, g, agentResults, verdicts, plainVerdicts, clusters };
   });
   const plurality = agents.map(() => ({ hit: 0, n: 0 }));
   for (const b of base) {
@@ -87,6 +91,7 @@ export function buildContexts(inputs: AuditInputs): TaskContext[] {
       goldShape: sqlShape(b.task.goldSql),
       agentResults: b.agentResults,
       verdicts: b.verdicts,
+      plainVerdicts: b.plainVerdicts,
       nValid,
       nAgree,
       nDisagree: nValid - nAgree,
@@ -112,3 +117,19 @@ function representativeSql(inputs: AuditInputs, i: number, c: Cluster): string |
   return best;
 }
 
+
+/** Agent j's verdict under the plain normalized comparison (what the baselines use). */
+export function plainVerdict(g: NormResult, r: NormResult): Verdict {
+  return !r.ok ? 'invalid' : sameResult(r, g) ? 'agree' : 'disagree';
+}
+
+/**
+ * Agent j's verdict as evidence about the gold: the plain verdict, except that repeating
+ * the gold's rows where the gold lists each once — a forgotten DISTINCT — is the agent's
+ * own slip, not evidence against the gold, and counts as no opinion.
+ */
+export function verdictOf(g: NormResult, r: NormResult): Verdict {
+  const v = plainVerdict(g, r);
+  if (v === 'disagree' && g.ok && r.setSig === g.setSig && g.sig === g.setSig) return 'invalid';
+  return v;
+}

@@ -98,17 +98,17 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
   }
   const at = (id: string): number => pos.get(id)!;
   const sweep = score(ids, labels.isError, (id) => report.flags[at(id)]!.flagged);
-  // Baselines on the same agents, with the same verdicts the audit saw.
+  // Baselines on the same agents and results, under the plain normalized comparison.
   const majority = score(ids, labels.isError, (id) => {
-    const vs = report.verdicts[at(id)]!;
+    const vs = report.plainVerdicts[at(id)]!;
     const valid = vs.filter((v) => v !== 'invalid').length;
     return valid > 0 && vs.filter((v) => v === 'disagree').length * 2 > valid;
   });
   const labelModel = score(ids, labels.isError, (id) => report.labelModel.posterior[at(id)]! > 0.5);
-  const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, (id) => report.verdicts[at(id)]![j] === 'disagree') }));
+  const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, (id) => report.plainVerdicts[at(id)]![j] === 'disagree') }));
   // "Best single" is chosen with the labels: the strongest baseline an oracle could pick.
   const bestSingle = singles.reduce((a, b) => (nz(b.metrics.f1) > nz(a.metrics.f1) ? b : a), singles[0] ?? { agent: 'none', ...score([], labels.isError, () => false) });
-  const ex = report.agents.map((_, j) => report.verdicts.filter((vs) => vs[j] === 'agree').length / Math.max(1, report.n));
+  const ex = report.agents.map((_, j) => report.plainVerdicts.filter((vs) => vs[j] === 'agree').length / Math.max(1, report.n));
   const byEx = ex.reduce((a, v, j) => (v > ex[a]! ? j : a), 0);
   const bestSingleByEx = { ...singles[byEx]!, ex: ex[byEx]! };
   const byErrorType: Evaluation['byErrorType'] = {};

@@ -19,8 +19,10 @@ export interface AuditReport {
   agents: string[];
   flags: TaskFlag[];
   flagged: number;
-  /** Verdict per task per agent (for agent baselines and statistics). */
+  /** Verdict per task per agent as the audit used them (context.ts verdictOf). */
   verdicts: Verdict[][];
+  /** Verdicts under the plain normalized comparison: what single-agent and majority baselines use. */
+  plainVerdicts: Verdict[][];
   votes: VoteMatrix;
   labelModel: { errorPrior: number; iterations: number; posterior: Float64Array; fittedColumns: number[] };
   highConfidence: { k: number; errors: number; correct: number };
@@ -77,6 +79,7 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
     flags,
     flagged: flags.filter((f) => f.flagged).length,
     verdicts,
+    plainVerdicts: contexts.map((c) => c.plainVerdicts),
     votes,
     labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior, fittedColumns },
     highConfidence: { k: hc.k, errors: hc.y.filter((y) => y === 1).length, correct: hc.y.filter((y) => y === 0).length },

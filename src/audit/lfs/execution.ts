@@ -79,10 +79,13 @@ export const executionLfs: LabelingFunction[] = [
     vote: (c) => (c.rival && c.rival.members.length >= 2 && scaledBy100(c.gold, c.rival.result) ? -1 : 0),
   },
   {
-    name: 'exec_duplicates_only',
+    name: 'exec_agents_forgot_distinct',
     family: 'execution',
-    doc: 'Gold and an out-voting rival hold the same rows as sets but with different multiplicities (DISTINCT) → error.',
-    vote: (c) => (outvoted(c) && c.gold.setSig === c.rival!.result.setSig ? -1 : 0),
+    doc: 'The rival holds the gold\'s rows with repeats while the gold has none (agents forgot DISTINCT) → correct.',
+    vote: (c) => {
+      const r = c.rival?.result;
+      return r && c.gold.ok && r.setSig === c.gold.setSig && c.gold.sig === c.gold.setSig && r.sig !== r.setSig ? 1 : 0;
+    },
   },
   {
     name: 'exec_tie_at_limit',
