@@ -22,3 +22,16 @@ export class InputFileError extends UserError {
     this.line = line;
   }
 }
+
+/**
+ * Runs core code whose RangeErrors mean impossible input (a count above n, both of two
+ * exclusive options); the CLI reports those as the user's to fix.
+ */
+export function rangeErrorsAsUserErrors<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) throw new UserError(e.message);
+    throw e;
+  }
+}

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { readBoardCsv } from '../benchmark/board-csv.js';
 import { readErrorFlags } from '../benchmark/error-flags.js';
 import { readItems } from '../benchmark/items.js';
-import { UserError } from '../errors.js';
+import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
 import { boardJson, boardReport } from '../report/leaderboard-board.js';
 import { itemsJson, itemsReport } from '../report/leaderboard-items.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
@@ -21,16 +21,6 @@ interface LeaderboardArgs extends ReportOptions {
   confidence: number;
   seed: number;
   iterations: number;
-}
-
-/** A stats RangeError (bad --n, --flawed, …) is the user's to fix: say so without a stack trace. */
-function userRange<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof RangeError) throw new UserError(e.message);
-    throw e;
-  }
 }
 
 export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
@@ -69,7 +59,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
       const board = readBoardCsv(argv.board);
       if (board.rows.length === 0) throw new UserError(`${argv.board}: no row has both a dev and a test score`);
       const { n, flawed, top, confidence } = argv;
-      const analysis = userRange(() => analyseBoard({ entries: board.rows, top, n, flawed, errorRate: argv['error-rate'], confidence }));
+      const analysis = rangeErrorsAsUserErrors(() => analyseBoard({ entries: board.rows, top, n, flawed, errorRate: argv['error-rate'], confidence }));
       const ctx = { file: argv.board, board };
       emitReport(boardReport(analysis, ctx), boardJson(analysis, ctx), argv);
       return;
@@ -79,7 +69,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
     const sources = itemFiles.map((file) => ({ file, records: readItems(file) }));
     const flags = argv.flags !== undefined ? readErrorFlags(argv.flags) : undefined;
     const { seed, iterations, confidence, flawed } = argv;
-    const lb = userRange(() => itemsLeaderboard({ sources, flags, flawed, errorRate: argv['error-rate'], seed, iterations, confidence }));
+    const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed, errorRate: argv['error-rate'], seed, iterations, confidence }));
     if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
     const ctx = { files: itemFiles, flagsFile: argv.flags };
     emitReport(itemsReport(lb, ctx), itemsJson(lb, ctx), argv);

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { UserError } from '../errors.js';
+import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import type { Cell, Column, Report } from '../report/model.js';
 import { agreementWithCI, detectorMetrics } from '../stats/agreement.js';
@@ -29,16 +29,6 @@ function fraction(name: string, v: number | undefined, open = false): number {
     throw new UserError(`--${name} must be a fraction ${open ? 'strictly between 0 and 1' : 'in [0, 1]'} (got ${String(v)})${hint}`);
   }
   return v;
-}
-
-/** Core functions throw RangeError on impossible input; the CLI reports it as the user's to fix. */
-function asUserError<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof RangeError) throw new UserError(e.message);
-    throw e;
-  }
 }
 
 // ---- report helpers ---------------------------------------------------------------------
@@ -103,7 +93,7 @@ const gap: Sub<GapArgs> = {
     if (flawed !== undefined && flawed > n) throw new UserError(`--flawed (${flawed}) cannot exceed --n (${n})`);
     const errorRate = argv.errorRate === undefined ? undefined : fraction('error-rate', argv.errorRate);
     const confidence = fraction('confidence', argv.confidence, true);
-    const r = asUserError(() => gapThreshold({ n, flawed, errorRate, confidence }));
+    const r = rangeErrorsAsUserErrors(() => gapThreshold({ n, flawed, errorRate, confidence }));
     const rows = [
       int('N', r.n),
       int('flawed tasks e', r.flawed),
@@ -158,7 +148,7 @@ const prevalence: Sub<PrevalenceArgs> = {
       confidence: fraction('confidence', argv.confidence, true),
     };
     if (input.flagged > input.n) throw new UserError(`--flagged (${input.flagged}) cannot exceed --n (${input.n})`);
-    const r = asUserError(() => roganGladen(input));
+    const r = rangeErrorsAsUserErrors(() => roganGladen(input));
     const pct = `${Math.round(r.confidence * 1000) / 10}%`;
     const rows = [
       frac('flag rate', r.flagRate, `${input.flagged}/${input.n}`),
