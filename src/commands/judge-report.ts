@@ -14,18 +14,13 @@ export interface JudgeContext {
   stats: ClientStats;
 }
 
-/** An endpoint for output: user:password@ in a URL is dropped. */
-function safeUrl(url: string): string {
-  return url.replace(/\/\/[^/@]*@/, '//');
-}
-
 export function judgeJson(run: JudgeRunResult, systems: SystemJudgeSummary[], c: JudgeContext): object {
   const client = c.deps.client;
   return {
     judge: c.judge,
     provider: client.provider.name,
     model: client.model,
-    baseUrl: safeUrl(client.provider.baseUrl),
+    baseUrl: client.provider.baseUrl,
     comparator: 'bird',
     questions: c.questions,
     tasks: c.tasks,
@@ -78,7 +73,7 @@ export function judgeReport(run: JudgeRunResult, systems: SystemJudgeSummary[], 
     meta: {
       questions: c.questions,
       tasks: c.tasks,
-      provider: `${c.deps.client.provider.name} ${safeUrl(c.deps.client.provider.baseUrl)}`,
+      provider: `${c.deps.client.provider.name} ${c.deps.client.provider.baseUrl}`,
       prompts: `prover ${c.deps.prompts.prover.hash}, refuter ${c.deps.prompts.refuter.hash}, refuter-match ${c.deps.prompts.refuterMatch.hash}`,
     },
     sections: [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
 import { createGeminiProvider } from '../../src/judge/providers/gemini.js';
-import { ProviderError, parseRetryAfter } from '../../src/judge/providers/types.js';
+import { ProviderError, parseRetryAfter, redactUrl } from '../../src/judge/providers/types.js';
 import type { LlmProvider, LlmRequest } from '../../src/judge/providers/types.js';
 import { withRetries } from '../../src/judge/retry.js';
 import { startFakeLlmServer } from './fake-llm-server.js';
@@ -212,5 +212,15 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(null)).toBeUndefined();
+  });
+});
+
+describe('endpoints as shown and stored', () => {
+  it('lose credentials and key-like query parameters', () => {
+    expect(redactUrl('https://user:SECRET@host.example/v1')).toBe('https://host.example/v1');
+    expect(redactUrl('https://x.openai.azure.com/openai?api-version=2024-06-01&api_key=SECRET')).toBe('https://x.openai.azure.com/openai?api-version=2024-06-01');
+    expect(redactUrl('http://127.0.0.1:8000/v1')).toBe('http://127.0.0.1:8000/v1');
+    expect(redactUrl('https://generativelanguage.googleapis.com')).toBe('https://generativelanguage.googleapis.com');
+    expect(createOpenAiProvider({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1/v1?key=SECRET' }).baseUrl).toBe('http://127.0.0.1:1/v1');
   });
 });

@@ -1,5 +1,5 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
-import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
+import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter, redactUrl } from './types.js';
 import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -17,7 +17,7 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
   });
   return {
     name: 'gemini',
-    baseUrl,
+    baseUrl: redactUrl(baseUrl),
     async complete(req: LlmRequest): Promise<LlmResponse> {
       // ApiError carries only status and body, so a per-call fetch wrapper keeps Retry-After.
       let retryAfter: string | null = null;

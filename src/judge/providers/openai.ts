@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
-import { isReasoningModel } from './types.js';
+import { isReasoningModel, redactUrl } from './types.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -15,7 +15,7 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string })
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: baseUrl, maxRetries: 0 });
   return {
     name: 'openai',
-    baseUrl,
+    baseUrl: redactUrl(baseUrl),
     async complete(req: LlmRequest): Promise<LlmResponse> {
       const reasoning = isReasoningModel(req.model);
       // OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens);

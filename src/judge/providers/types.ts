@@ -102,3 +102,20 @@ export function cleanMessage(text: string, max = 300): string {
   const scrubbed = text.replace(/(sk-[A-Za-z0-9_-]{6,}|AIza[0-9A-Za-z_-]{10,}|Bearer\s+\S+)/g, '[redacted]');
   return scrubbed.length > max ? scrubbed.slice(0, max) + '…' : scrubbed;
 }
+
+/**
+ * An endpoint as it may be shown and stored: user:password@ and key-like
+ * query parameters (key=, api_key=, token=...) are removed.
+ */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//');
+  }
+  u.username = '';
+  u.password = '';
+  for (const k of [...u.searchParams.keys()]) if (/key|token|secret|signature|sig$/i.test(k)) u.searchParams.delete(k);
+  return u.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
+}
