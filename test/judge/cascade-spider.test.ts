@@ -165,3 +165,46 @@ describe('items without a usable answer (real Spider task, local server)', () =>
     }
   });
 });
+
+describe('result previews in the prompts (real pets_1 results)', () => {
+  it('the Refuter sees the first 20 rows of each result and the true row counts', async () => {
+    const { loadBenchmark } = await import('../../src/benchmark/load-questions.js');
+    const { DEV_JSON } = await import('./spider-fixture.js');
+    const task = loadBenchmark(DEV_JSON).tasks.find((t) => t.id === '61')!;
+    // Students without a cat, plus their ids: 33 rows either way, but the results differ.
+    const pred = 'SELECT stuid, major, age FROM student WHERE stuid NOT IN (SELECT stuid FROM has_pet)';
+    server.seen.length = 0;
+    server.setScript((req) =>
+      stageOf(req) === 'prover'
+        ? { text: '{"reason": "ok", "verdict": true}' }
+        : { text: '{"reason": "dog owners are missing", "overturn": true, "ambiguity": "none", "goldCorrect": true}' },
+    );
+    try {
+      const store = openRunStore(':memory:');
+      const judge = createLiveJudge({ provider: createOpenAiProvider({ apiKey: KEY, baseUrl: server.openaiBase }), model: 'gpt-4o', dbRoot: DB_ROOT, store });
+      const res = await runJudge({
+        bench: { format: 'spider', source: DEV_JSON, tasks: [task] },
+        systems: [{ system: 's', file: 'inline', byTask: new Map([['61', { taskId: '61', sql: pred }]]) }],
+        executor: engine,
+        deps: judge.deps,
+        concurrency: 1,
+        verdicts: judge.verdicts,
+        judgeKey: judge.judgeKey,
+        judgeName: 'test-judge',
+      });
+      store.close();
+      expect(res.items[0]).toMatchObject({ route: 'prover-refuter', correct: false, judge: 'test-judge' });
+      const refuter = server.seen.find((r) => stageOf(r) === 'refuter')!.messages[1].content;
+      const gold = /## Result of the gold SQL\n([\s\S]*?)\n\n## /.exec(refuter)![1].split('\n');
+      expect(gold[0]).toBe('Rows: 33 (first 20 shown).');
+      expect(gold[1]).toBe('Columns: Major | Age');
+      expect(gold).toHaveLength(2 + 20 + 1);
+      expect(gold[22]).toBe('… 13 more rows not shown');
+      const predRes = /## Result of the predicted SQL\n([\s\S]*?)\n\n## /.exec(refuter)![1].split('\n');
+      expect(predRes[0]).toMatch(/^Rows: \d+ \((first 20|all) shown\)\.$/);
+      expect(predRes[1]).toBe('Columns: StuID | Major | Age');
+    } finally {
+      server.setScript(routeScript);
+    }
+  });
+});
