@@ -1,5 +1,5 @@
 import type { Task } from '../benchmark/types.js';
-import { normalizeResult, sameResult, type NormResult } from './normalize.js';
+import { normalizeResult, sameResult, strictSubset, type NormResult } from './normalize.js';
 import { sqlShape, type SqlShape } from './sql-shape.js';
 import type { AuditInputs, Verdict } from './types.js';
 
@@ -46,7 +46,7 @@ export function buildContexts(inputs: AuditInputs): TaskContext[] {
   const base = tasks.map((task, i) => {
     const g = normalizeResult(gold[i]);
     const agentResults = agents.map((a) => normalizeResult(a.results[i]));
-    const verdicts: Verdict[] = agentResults.map((r) => verdictOf(g, r));
+    const verdicts: Verdict[] = agentResults.map((r, j) => verdictOf(g, r, agents[j]!.sql[i]));
     const plainVerdicts: Verdict[] = agentResults.map((r) => plainVerdict(g, r));
     const bySig = new Map<string, Cluster>();
     agentResults.forEach((r, j) => {
@@ -128,8 +128,11 @@ export function plainVerdict(g: NormResult, r: NormResult): Verdict {
  * the gold's rows where the gold lists each once — a forgotten DISTINCT — is the agent's
  * own slip, not evidence against the gold, and counts as no opinion.
  */
-export function verdictOf(g: NormResult, r: NormResult): Verdict {
+export function verdictOf(g: NormResult, r: NormResult, agentSql?: string): Verdict {
   const v = plainVerdict(g, r);
-  if (v === 'disagree' && g.ok && r.setSig === g.setSig && g.sig === g.setSig) return 'invalid';
+  if (v !== 'disagree' || !g.ok) return v;
+  if (r.setSig === g.setSig && g.sig === g.setSig) return 'invalid';
+  // One of the gold's rows picked by LIMIT 1: the gold keeps every tied row, the agent an arbitrary one.
+  if (r.nRows === 1 && agentSql !== undefined && sqlShape(agentSql).limit === 1 && strictSubset(r, g)) return 'invalid';
   return v;
 }
