@@ -103,6 +103,8 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     positive('max-cost-usd', argv.maxCostUsd, false);
     positive('preview-rows', argv.previewRows);
     positive('max-reasks', argv.maxReasks);
+    positive('max-output-tokens', argv.maxOutputTokens);
+    if (argv.maxOutputTokens === 0) throw new UserError('--max-output-tokens must be at least 1');
     if (!(argv.concurrency >= 1)) throw new UserError('--concurrency must be at least 1');
     if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
     if (!(argv.maxAttempts >= 1) || !Number.isInteger(argv.maxAttempts)) throw new UserError('--max-attempts must be a whole number ≥ 1');
