@@ -33,6 +33,8 @@ export interface TaskContext {
   rivalSql?: string;
   /** The gold's ORDER BY … LIMIT cuts through tied rows (undefined: not probed). */
   tieAtLimit?: boolean;
+  /** The gold's blank answer comes from a value spelt differently in the data (undefined: not probed). */
+  valueMismatch?: boolean;
   /** Share of valid agents agreeing with the gold, each weighted by its label-free reliability. */
   weightedAgreement: number;
 }
@@ -100,6 +102,7 @@ export function buildContexts(inputs: AuditInputs): TaskContext[] {
       ...(rivalSql !== undefined ? { rivalSql, rivalShape: sqlShape(rivalSql) } : {}),
       weightedAgreement: wt > 0 ? wa / wt : 0.5,
       ...(inputs.goldProbes?.[index]?.tieAtLimit !== undefined ? { tieAtLimit: inputs.goldProbes[index]!.tieAtLimit! } : {}),
+      ...(inputs.goldProbes?.[index]?.valueMismatch !== undefined ? { valueMismatch: inputs.goldProbes[index]!.valueMismatch! } : {}),
     };
   });
 }

@@ -2,11 +2,13 @@ import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { ExecutionEngine } from '../execution/engine.js';
 import type { ExecRequest } from '../execution/types.js';
 import { tieFromProbe, tieProbe } from './tie-probe.js';
+import { isBlank, valueProbe } from './value-probe.js';
 import type { AuditInputs, GoldProbe } from './types.js';
 
 /**
  * Runs everything the audit needs through the execution engine in one batch — each gold
- * query, each agent's SQL, and a tie probe per gold query with ORDER BY … LIMIT — so that
+ * query, each agent's SQL, a tie probe per gold query with ORDER BY … LIMIT and a value
+ * probe per gold query comparing a column with a string — so that
  * the engine's de-duplication and parallelism apply across all of it.
  */
 export async function executeForAudit(
@@ -32,11 +34,20 @@ export async function executeForAudit(
     reqs.push({ dbId: tasks[i]!.dbId, sql: p.sql });
     return reqs.length - 1;
   });
+  const values = tasks.map((t) => valueProbe(t.goldSql));
+  const valueSlot = values.map((p, i) => {
+    if (!p) return -1;
+    reqs.push({ dbId: tasks[i]!.dbId, sql: p });
+    return reqs.length - 1;
+  });
   const results = await engine.run(reqs, onProgress);
   const goldProbes: GoldProbe[] = probes.map((p, i) => {
-    if (!p) return {};
-    const tie = tieFromProbe(p, results[probeSlot[i]!]);
-    return tie === undefined ? {} : { tieAtLimit: tie };
+    const probe: GoldProbe = {};
+    const tie = p ? tieFromProbe(p, results[probeSlot[i]!]) : undefined;
+    if (tie !== undefined) probe.tieAtLimit = tie;
+    const relaxed = valueSlot[i]! >= 0 ? results[valueSlot[i]!] : undefined;
+    if (relaxed?.status === 'ok' && isBlank(results[i])) probe.valueMismatch = !isBlank(relaxed);
+    return probe;
   });
   return {
     tasks,

@@ -17,6 +17,8 @@ export interface AuditInputs {
 export interface GoldProbe {
   /** The gold's ORDER BY … LIMIT N cuts through a tie; undefined when not probed or the probe failed. */
   tieAtLimit?: boolean;
+  /** The gold finds nothing, but finds rows once its `col = 'value'` tests ignore case and spaces (value-probe.ts). */
+  valueMismatch?: boolean;
 }
 
 export interface AgentRun {

@@ -32,3 +32,17 @@ describe('tie probe', () => {
     expect(tieFromProbe(p, { status: 'error', columns: [], rows: [], error: 'x', ms: 0 })).toBeUndefined();
   });
 });
+
+describe('value probe', () => {
+  it("relaxes col = 'value' tests to TRIM(col) LIKE 'value'", async () => {
+    const { valueProbe, isBlank } = await import('../../src/audit/value-probe.js');
+    expect(valueProbe('SELECT AirportName FROM AIRPORTS WHERE City = "Aberdeen"')).toBe("SELECT AirportName FROM AIRPORTS WHERE TRIM(City) LIKE 'Aberdeen' ESCAPE '\\'");
+    expect(valueProbe("SELECT count(*) FROM t AS T1 WHERE T1.name = 'it''s 50%'")).toBe("SELECT count(*) FROM t AS T1 WHERE TRIM(T1.name) LIKE 'it''s 50\\%' ESCAPE '\\'");
+    expect(valueProbe('SELECT a FROM t WHERE b = 3')).toBeUndefined();
+    expect(isBlank(ok([]))).toBe(true);
+    expect(isBlank(ok([[null, null]]))).toBe(true);
+    expect(isBlank(ok([[0]]))).toBe(true);
+    expect(isBlank(ok([[0], [1]]))).toBe(false);
+    expect(isBlank(ok([['x']]))).toBe(false);
+  });
+});

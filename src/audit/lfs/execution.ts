@@ -95,6 +95,13 @@ export const executionLfs: LabelingFunction[] = [
     vote: (c) => (c.tieAtLimit === true ? -1 : 0),
   },
   {
+    name: 'exec_value_mismatch',
+    family: 'execution',
+    // Not decisive: the gold SQL may be right and the database dirty (flight_2's trailing spaces).
+    doc: "Gold finds nothing, yet finds rows once its col = 'value' tests ignore case and spaces (probe query): the data spells the value otherwise → error.",
+    vote: (c) => (c.valueMismatch === true ? -1 : 0),
+  },
+  {
     name: 'exec_gold_duplicates',
     family: 'execution',
     doc: 'Gold repeats rows without DISTINCT while some agent returns the same rows once each → error.',
