@@ -37,26 +37,26 @@ await engine.close();
 const floorMs = run.execution.executionMs / cores;
 const oursCorrect = run.systems.reduce((a, s) => a + s.correct, 0);
 
-// Baseline: serial, gold and prediction executed for every pair (connections kept open: generous).
-const connections = new Map<string, Database.Database>();
-const conn = (dbId: string): Database.Database => {
-  let db = connections.get(dbId);
-  if (!db) {
-    db = new Database(join(data.dbRoot, dbId, `${dbId}.sqlite`), { readonly: true });
-    connections.set(dbId, db);
+// Baseline: serial, as test-suite-sql-eval runs it: for every (system, task) pair, gold and
+// prediction each on a fresh connection (its exec_on_db connects per query).
+const execFresh = (dbId: string, sql: string) => {
+  const db = new Database(join(data.dbRoot, dbId, `${dbId}.sqlite`), { readonly: true });
+  try {
+    return runQuery(db, sql, 1_000_000);
+  } finally {
+    db.close();
   }
-  return db;
 };
 let baselineExecutions = 0;
 let baselineCorrect = 0;
 t0 = performance.now();
 for (const s of systems) {
   for (const task of bench.tasks) {
-    const gold = runQuery(conn(task.dbId), spiderExecutedSql(task.goldSql, false, false), 1_000_000);
+    const gold = execFresh(task.dbId, spiderExecutedSql(task.goldSql, false, false));
     const p = s.byTask.get(task.id);
     baselineExecutions++;
     if (!p) continue;
-    const pred = runQuery(conn(task.dbId), spiderExecutedSql(p.sql, false, true), 1_000_000);
+    const pred = execFresh(task.dbId, spiderExecutedSql(p.sql, false, true));
     baselineExecutions++;
     if (spiderEqual(gold, pred, spiderOrderMatters(task.goldSql, false))) baselineCorrect++;
   }

@@ -1,5 +1,5 @@
 import { tokenize } from '../sql/tokenize.js';
-import { cellKey, comparePythonStrings, pythonStrWithType, rowKey } from './python-value.js';
+import { cellKey, comparePythonStrings, joinCellKeys, pythonStrWithType, rowKey } from './python-value.js';
 import type { Cell, ExecResult } from './types.js';
 
 /**
@@ -53,6 +53,30 @@ function unorderRow(row: readonly Cell[]): string {
   return rowKey(sorted);
 }
 
+/** What the comparison needs of one result, computed once per result object. */
+interface Prepared {
+  /** Each row with its cells sorted as `unorder_row` sorts them (quick_rej). */
+  unordered: string[];
+  unorderedSet: Set<string>;
+  cellKeys: string[][];
+  rowKeys: string[];
+  rowBag: Map<string, number>;
+}
+
+const prepared = new WeakMap<ExecResult, Prepared>();
+
+function prepare(r: ExecResult): Prepared {
+  let p = prepared.get(r);
+  if (!p) {
+    const unordered = r.rows.map(unorderRow);
+    const cellKeys = r.rows.map((row) => row.map(cellKey));
+    const rowKeys = cellKeys.map(joinCellKeys);
+    p = { unordered, unorderedSet: new Set(unordered), cellKeys, rowKeys, rowBag: bag(rowKeys) };
+    prepared.set(r, p);
+  }
+  return p;
+}
+
 /** `result_eq(gold, pred, order_matters)`; an error or timeout on either side is a mismatch. */
 export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: boolean): boolean {
   if (gold.status !== 'ok' || pred.status !== 'ok') return false;
@@ -62,18 +86,19 @@ export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: bo
   if (r1.length !== r2.length) return false;
   const numCols = r1[0]!.length;
   if (r2[0]!.length !== numCols) return false;
+  if (gold === pred) return true;
 
   // quick_rej
-  const s1 = r1.map(unorderRow);
-  const s2 = r2.map(unorderRow);
+  const g = prepare(gold);
+  const p = prepare(pred);
   if (orderMatters) {
-    for (let i = 0; i < s1.length; i++) if (s1[i] !== s2[i]) return false;
-  } else if (!sameSet(s1, s2)) {
+    for (let i = 0; i < g.unordered.length; i++) if (g.unordered[i] !== p.unordered[i]) return false;
+  } else if (!sameSet(g.unorderedSet, p.unorderedSet)) {
     return false;
   }
 
-  const k1 = r1.map((row) => row.map(cellKey));
-  const k2 = r2.map((row) => row.map(cellKey));
+  const k1 = g.cellKeys;
+  const k2 = p.cellKeys;
   const goldColumnSets = Array.from({ length: numCols }, (_, c) => new Set(k1.map((row) => row[c]!)));
   // candidates[i]: prediction columns that could stand in gold column i.
   const candidates = goldColumnSets.map((set) => {
@@ -81,14 +106,13 @@ export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: bo
     for (let j = 0; j < numCols; j++) if (k2.every((row) => set.has(row[j]!))) ok.push(j);
     return ok;
   });
-  const goldRows = k1.map((r) => JSON.stringify(r));
-  const goldBag = orderMatters ? undefined : bag(goldRows);
   const perm: number[] = [];
   const used = new Array<boolean>(numCols).fill(false);
   const matches = (): boolean => {
-    const permuted = k2.map((row) => JSON.stringify(perm.map((j) => row[j]!)));
-    if (orderMatters) return permuted.every((r, i) => r === goldRows[i]);
-    return sameBag(goldBag!, permuted);
+    const identity = perm.every((j, i) => j === i);
+    const permuted = identity ? p.rowKeys : k2.map((row) => joinCellKeys(perm.map((j) => row[j]!)));
+    if (orderMatters) return permuted.every((r, i) => r === g.rowKeys[i]);
+    return sameBag(g.rowBag, permuted);
   };
   const search = (i: number): boolean => {
     if (i === numCols) return matches();
@@ -105,9 +129,7 @@ export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: bo
   return search(0);
 }
 
-function sameSet(a: string[], b: string[]): boolean {
-  const sa = new Set(a);
-  const sb = new Set(b);
+function sameSet(sa: Set<string>, sb: Set<string>): boolean {
   if (sa.size !== sb.size) return false;
   for (const x of sa) if (!sb.has(x)) return false;
   return true;

@@ -45,6 +45,7 @@ export class ExecutionEngine {
   private readonly maxRows: number;
   private readonly memo = new Map<string, ExecResult>();
   private readonly shaByPath = new Map<string, string>();
+  private readonly paths = new Map<string, string>();
 
   constructor(private readonly opts: EngineOptions) {
     const timeoutSec = opts.timeoutSec ?? 30;
@@ -54,12 +55,17 @@ export class ExecutionEngine {
     if (!(this.maxRows >= 0)) throw new UserError('--max-rows must be a non-negative integer');
     this.pool = new ProcessPool({ size: opts.workers ?? availableParallelism(), timeoutMs: this.timeoutMs, maxRows: this.maxRows });
     this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
+    this.pool.warm();
   }
 
   /** Path of a database; a UserError naming what to fix when it is not there. */
   dbPath(dbId: string): string {
+    const known = this.paths.get(dbId);
+    if (known) return known;
     const path = resolve(join(this.opts.dbRoot, dbId, `${dbId}.sqlite`));
+    this.paths.set(dbId, path);
     if (!existsSync(path)) {
+      this.paths.delete(dbId);
       throw new UserError(`unknown database "${dbId}": ${path} does not exist (check --db-root and the questions file)`);
     }
     return path;

@@ -83,10 +83,12 @@ export async function runEx(
       return requests.length - 1;
     }),
   );
-  const results = await engine.run(requests, onProgress);
-  const gold = results.slice(0, bench.tasks.length);
+  const executing = engine.run(requests, onProgress);
+  // Parsing gold SQL for difficulty overlaps the execution processes' work.
   const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
   const orderMatters = bench.tasks.map((t) => spiderOrderMatters(t.goldSql, keepDistinct));
+  const results = await executing;
+  const gold = results.slice(0, bench.tasks.length);
   const levels = LEVELS[bench.format];
 
   const items: ItemRecord[] = [];

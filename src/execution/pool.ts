@@ -38,6 +38,11 @@ export class ProcessPool {
 
   constructor(private readonly opts: PoolOptions) {}
 
+  /** Starts the processes now, so their start-up overlaps whatever the caller does next. */
+  warm(): void {
+    while (!this.closed && this.slots.length < this.opts.size) this.slots.push(this.spawn());
+  }
+
   run(jobs: PoolJob[], onResult: (jobId: number, result: ExecResult) => void): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     if (this.closed) throw new Error('pool closed');

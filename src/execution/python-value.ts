@@ -16,9 +16,21 @@ export function cellKey(v: Cell): string {
   return `b${Buffer.from(v).toString('hex')}`;
 }
 
-/** A tuple's key: equal keys ⇔ Python tuples compare equal. */
+/** A tuple's key: equal keys ⇔ Python tuples compare equal. Length-prefixed, so unambiguous. */
 export function rowKey(row: readonly Cell[]): string {
-  return JSON.stringify(row.map(cellKey));
+  let key = '';
+  for (const cell of row) {
+    const k = cellKey(cell);
+    key += `${k.length}:${k}`;
+  }
+  return key;
+}
+
+/** The same key from cell keys already computed. */
+export function joinCellKeys(keys: readonly string[]): string {
+  let key = '';
+  for (const k of keys) key += `${k.length}:${k}`;
+  return key;
 }
 
 /** Python's `str(x) + str(type(x))`, the sort key test-suite-sql-eval uses to unorder a row. */
