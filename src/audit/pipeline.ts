@@ -36,6 +36,27 @@ export interface AuditReport {
 
 const DECISIVE_P = 0.99;
 
+/**
+ * The plane learns on a class-balanced set (k per class), so its raw probabilities overstate
+ * the error rate. Flag the tasks it ranks highest, as many as the label model's estimated
+ * prevalence implies (ties broken by the label-model posterior, then task order), and
+ * re-centre the probabilities so that the cut sits at 0.5.
+ */
+function cutAtPrevalence(p: readonly number[], posterior: Float64Array, prior: number): { flagged: boolean[]; probability: number[] } {
+  const n = p.length;
+  const quota = Math.min(n, Math.max(0, Math.round(prior * n)));
+  const rank = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || posterior[b]! - posterior[a]! || a - b);
+  const flagged = new Array<boolean>(n).fill(false);
+  rank.slice(0, quota).forEach((i) => (flagged[i] = true));
+  const logit = (x: number): number => {
+    const q = Math.min(1 - 1e-9, Math.max(1e-9, x));
+    return Math.log(q / (1 - q));
+  };
+  const above = quota > 0 ? p[rank[quota - 1]!]! : 1;
+  const below = quota < n ? p[rank[quota]!]! : 0;
+  const cut = (logit(above) + logit(below)) / 2;
+  return { flagged, probability: p.map((x) => 1 / (1 + Math.exp(-(logit(x) - cut)))) };
+}
 
 export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): AuditReport {
   const t0 = performance.now();
@@ -57,21 +78,19 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   const verdicts = contexts.map((c) => c.verdicts);
   const features = contexts.map((c) => goldFeatures(c.goldShape, c.gold.nRows, c.gold.ok));
   const bothClasses = hc.y.includes(0) && hc.y.includes(1);
-  const hcErrors = hc.y.filter((y) => y === 1).length;
-  const plane = bothClasses && inputs.agents.length > 0 ? runDecisionPlane({ features, verdicts, agentFeatures: contexts.map((c) => c.verdicts.map((_, j) => agentFeatures(c, j))) }, hc.index, hc.y, seed) : null;
   // Without both classes in the high-confidence set there is nothing to learn reliabilities from: the label model decides.
-  // The plane learns on a class-balanced set (k per class), so its raw probabilities overstate
-  // the error rate; flag the tasks it ranks highest, as many as the label model's estimated
-  // prevalence implies (ties at the cut broken by the label-model posterior, then task order).
-  const planeP = plane ? plane.probability : Array.from(lm.posterior);
-  const quota = Math.round(lm.errorPrior * n);
-  const rank = planeP.map((_, i) => i).sort((a, b) => planeP[b]! - planeP[a]! || lm.posterior[b]! - lm.posterior[a]! || a - b);
-  const inQuota = new Array<boolean>(n).fill(false);
-  rank.slice(0, quota).forEach((i) => (inQuota[i] = true));
-  const probability = planeP.map((p, i) => (decisive[i] ? Math.max(p, DECISIVE_P) : p));
-  const flaggedAt = (i: number): boolean => decisive[i]! || (plane ? inQuota[i]! : lm.posterior[i]! > 0.5);
+  const plane =
+    bothClasses && inputs.agents.length > 0
+      ? runDecisionPlane({ features, verdicts, agentFeatures: contexts.map((c) => c.verdicts.map((_, j) => agentFeatures(c, j))) }, hc.index, hc.y, seed)
+      : null;
+  const { flagged, probability } = plane ? cutAtPrevalence(plane.probability, lm.posterior, lm.errorPrior) : { flagged: Array.from(lm.posterior, (p) => p > 0.5), probability: Array.from(lm.posterior) };
+  decisive.forEach((d, i) => {
+    if (!d) return;
+    flagged[i] = true;
+    probability[i] = Math.max(probability[i]!, DECISIVE_P);
+  });
   const reliability = plane ? plane.reliability : verdicts.map((vs) => vs.map(() => 0.5));
-  const flags = contexts.map((c, i) => taskFlag(c, votes, i, flaggedAt(i), probability[i]!, lm.posterior[i]!, reliability[i]!, inputs));
+  const flags = contexts.map((c, i) => taskFlag(c, votes, i, flagged[i]!, probability[i]!, lm.posterior[i]!, reliability[i]!, inputs));
   const { lfs, families } = lfStatistics(votes, lm.accuracy);
   return {
     n,
@@ -135,3 +154,4 @@ function withAgentColumns(votes: VoteMatrix, contexts: readonly TaskContext[], l
   const columns = [...lfColumns, ...Array.from({ length: k }, (_, j) => votes.m + j)];
   return { n: votes.n, m, votes: out, columns };
 }
+
