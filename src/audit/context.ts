@@ -35,6 +35,8 @@ export interface TaskContext {
   tieAtLimit?: boolean;
   /** The gold's blank answer comes from a value spelt differently in the data (undefined: not probed). */
   valueMismatch?: boolean;
+  /** The gold's set operation over names merges different entities (undefined: not probed). */
+  setOpConflates?: boolean;
   /** Share of valid agents agreeing with the gold, each weighted by its label-free reliability. */
   weightedAgreement: number;
 }
@@ -101,8 +103,7 @@ export function buildContexts(inputs: AuditInputs): TaskContext[] {
       ...(rival ? { rival } : {}),
       ...(rivalSql !== undefined ? { rivalSql, rivalShape: sqlShape(rivalSql) } : {}),
       weightedAgreement: wt > 0 ? wa / wt : 0.5,
-      ...(inputs.goldProbes?.[index]?.tieAtLimit !== undefined ? { tieAtLimit: inputs.goldProbes[index]!.tieAtLimit! } : {}),
-      ...(inputs.goldProbes?.[index]?.valueMismatch !== undefined ? { valueMismatch: inputs.goldProbes[index]!.valueMismatch! } : {}),
+      ...probeFacts(inputs, index),
     };
   });
 }
@@ -138,4 +139,13 @@ export function verdictOf(g: NormResult, r: NormResult, agentSql?: string): Verd
   // One of the gold's rows picked by LIMIT 1: the gold keeps every tied row, the agent an arbitrary one.
   if (r.nRows === 1 && agentSql !== undefined && sqlShape(agentSql).limit === 1 && strictSubset(r, g)) return 'invalid';
   return v;
+}
+
+function probeFacts(inputs: AuditInputs, i: number): Pick<TaskContext, 'tieAtLimit' | 'valueMismatch' | 'setOpConflates'> {
+  const p = inputs.goldProbes?.[i] ?? {};
+  return {
+    ...(p.tieAtLimit !== undefined ? { tieAtLimit: p.tieAtLimit } : {}),
+    ...(p.valueMismatch !== undefined ? { valueMismatch: p.valueMismatch } : {}),
+    ...(p.setOpConflates !== undefined ? { setOpConflates: p.setOpConflates } : {}),
+  };
 }

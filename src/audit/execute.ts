@@ -3,12 +3,15 @@ import type { ExecutionEngine } from '../execution/engine.js';
 import type { ExecRequest } from '../execution/types.js';
 import { tieFromProbe, tieProbe } from './tie-probe.js';
 import { isBlank, valueProbe } from './value-probe.js';
+import { normalizeResult } from './normalize.js';
+import { setOpProbe } from './setop-probe.js';
 import type { AuditInputs, GoldProbe } from './types.js';
 
 /**
  * Runs everything the audit needs through the execution engine in one batch — each gold
  * query, each agent's SQL, a tie probe per gold query with ORDER BY … LIMIT and a value
- * probe per gold query comparing a column with a string — so that
+ * probe per gold query comparing a column with a string, and a rows-not-names probe per
+ * INTERSECT/EXCEPT over names — so that
  * the engine's de-duplication and parallelism apply across all of it.
  */
 export async function executeForAudit(
@@ -40,6 +43,12 @@ export async function executeForAudit(
     reqs.push({ dbId: tasks[i]!.dbId, sql: p });
     return reqs.length - 1;
   });
+  const setOps = tasks.map((t) => setOpProbe(t.goldSql));
+  const setOpSlot = setOps.map((p, i) => {
+    if (!p) return -1;
+    reqs.push({ dbId: tasks[i]!.dbId, sql: p });
+    return reqs.length - 1;
+  });
   const results = await engine.run(reqs, onProgress);
   const goldProbes: GoldProbe[] = probes.map((p, i) => {
     const probe: GoldProbe = {};
@@ -47,6 +56,9 @@ export async function executeForAudit(
     if (tie !== undefined) probe.tieAtLimit = tie;
     const relaxed = valueSlot[i]! >= 0 ? results[valueSlot[i]!] : undefined;
     if (relaxed?.status === 'ok' && isBlank(results[i])) probe.valueMismatch = !isBlank(relaxed);
+    const byRows = setOpSlot[i]! >= 0 ? normalizeResult(results[setOpSlot[i]!]) : undefined;
+    const gold = normalizeResult(results[i]);
+    if (byRows?.ok && gold.ok) probe.setOpConflates = byRows.setSig !== gold.setSig;
     return probe;
   });
   return {

@@ -19,6 +19,8 @@ export interface GoldProbe {
   tieAtLimit?: boolean;
   /** The gold finds nothing, but finds rows once its `col = 'value'` tests ignore case and spaces (value-probe.ts). */
   valueMismatch?: boolean;
+  /** The gold's INTERSECT/EXCEPT over names answers differently from the same operation over rows (setop-probe.ts). */
+  setOpConflates?: boolean;
 }
 
 export interface AgentRun {

@@ -46,3 +46,21 @@ describe('value probe', () => {
     expect(isBlank(ok([['x']]))).toBe(false);
   });
 });
+
+describe('set-operation probe', () => {
+  it('re-runs INTERSECT/EXCEPT over names on row identities', async () => {
+    const { setOpProbe } = await import('../../src/audit/setop-probe.js');
+    expect(
+      setOpProbe('SELECT T2.name FROM Friend AS T1 JOIN Highschooler AS T2 ON T1.student_id = T2.id INTERSECT SELECT T2.name FROM Likes AS T1 JOIN Highschooler AS T2 ON T1.liked_id = T2.id'),
+    ).toBe(
+      'SELECT name FROM Highschooler WHERE rowid IN (SELECT t2.rowid FROM Friend AS T1 JOIN Highschooler AS T2 ON T1.student_id = T2.id INTERSECT SELECT t2.rowid FROM Likes AS T1 JOIN Highschooler AS T2 ON T1.liked_id = T2.id)',
+    );
+    expect(setOpProbe('SELECT name FROM stadium EXCEPT SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id')).toContain(
+      'SELECT stadium.rowid FROM stadium EXCEPT SELECT t2.rowid',
+    );
+    // Attribute values (not names) are the answer itself; other tables in the two arms; UNION: not probed.
+    expect(setOpProbe('SELECT country FROM singer WHERE age > 40 INTERSECT SELECT country FROM singer WHERE age < 30')).toBeUndefined();
+    expect(setOpProbe('SELECT name FROM a INTERSECT SELECT name FROM b')).toBeUndefined();
+    expect(setOpProbe('SELECT name FROM a UNION SELECT name FROM a WHERE x = 1')).toBeUndefined();
+  });
+});

@@ -95,6 +95,13 @@ export const executionLfs: LabelingFunction[] = [
     vote: (c) => (c.tieAtLimit === true ? -1 : 0),
   },
   {
+    name: 'exec_setop_conflates',
+    family: 'execution',
+    doc: 'Gold INTERSECT/EXCEPT over names answers otherwise than the same operation over rows (probe query): entities sharing a name merge → error (decisive).',
+    decisive: true,
+    vote: (c) => (c.setOpConflates === true ? -1 : 0),
+  },
+  {
     name: 'exec_value_mismatch',
     family: 'execution',
     // Not decisive: the gold SQL may be right and the database dirty (flight_2's trailing spaces).
