@@ -6,7 +6,7 @@ export interface AgentStat {
   validRate: number;
   /** Of its valid results, the share that differ from the gold's. */
   goldDisagreement: number;
-  /** Mean over tasks of its label-model-free reliability (from the decision plane). */
+  /** Mean over tasks of the reliability the decision plane gives its verdicts. */
   meanReliability: number;
 }
 
@@ -25,7 +25,8 @@ export function agentStatistics(names: readonly string[], contexts: readonly Tas
     let rel = 0;
     contexts.forEach((c, i) => {
       rel += reliability[i]?.[j] ?? 0;
-      const v = c.verdicts[j];
+      // The plain comparison: what the agent's SQL did, before the audit explains differences away.
+      const v = c.plainVerdicts[j];
       if (v === 'invalid') return;
       valid++;
       if (v === 'disagree') dis++;
@@ -47,7 +48,7 @@ export function agentStatistics(names: readonly string[], contexts: readonly Tas
       return both ? diff / both : NaN;
     }),
   );
-  const withAny = contexts.filter((c) => c.nValid > 0);
-  const allAgreeRate = withAny.length ? withAny.filter((c) => c.nDisagree === 0).length / withAny.length : NaN;
+  const withAny = contexts.filter((c) => c.plainVerdicts.some((v) => v !== 'invalid'));
+  const allAgreeRate = withAny.length ? withAny.filter((c) => !c.plainVerdicts.includes('disagree')).length / withAny.length : NaN;
   return { agents, pairwise, allAgreeRate };
 }

@@ -10,9 +10,19 @@ import { goldFeatures } from './sql-shape.js';
 import type { AuditInputs, AuditOptions, TaskFlag, Verdict } from './types.js';
 
 /**
- * The audit's CPU pass, after execution: LFs → label model → high-confidence set →
- * decision plane → flags. It receives no labels (AuditInputs has no field for them);
- * scoring against a labelled sample happens afterwards in evaluate.ts.
+ * The audit's CPU pass, after execution (SALUS-style, transductive, label-free):
+ * 1. task contexts: normalized result agreement of every agent with the gold, clusters of
+ *    agreeing agents, the rival cluster and its SQL, probe facts (context.ts);
+ * 2. labeling functions in five families + one meta LF → the vote matrix (lfs/);
+ * 3. a Dawid–Skene label model on the vote matrix plus one column per agent (label-model.ts)
+ *    → P(gold wrong) per task and the benchmark's error prevalence;
+ * 4. decisive LFs (facts: the gold fails, its LIMIT cuts a tie, its set operation merges
+ *    entities) override the models;
+ * 5. the high-confidence set (top k per class) trains the decision plane: per-agent CART
+ *    reliability, a fallback task model, three aggregations, chosen by 5-fold CV
+ *    (decision-plane.ts); its ranking is cut at the label model's prevalence.
+ * It receives no labels (AuditInputs has no field for them); scoring against a labelled
+ * sample happens afterwards in evaluate.ts, the only module that reads labels.
  */
 export interface AuditReport {
   n: number;
