@@ -37,6 +37,8 @@ export interface TaskContext {
   valueMismatch?: boolean;
   /** The gold's set operation over names merges different entities (undefined: not probed). */
   setOpConflates?: boolean;
+  /** The gold's blank answer comes from its own mis-cased literal (undefined: not probed). */
+  valueCase?: boolean;
   /** Share of valid agents agreeing with the gold, each weighted by its label-free reliability. */
   weightedAgreement: number;
 }
@@ -141,11 +143,12 @@ export function verdictOf(g: NormResult, r: NormResult, agentSql?: string): Verd
   return v;
 }
 
-function probeFacts(inputs: AuditInputs, i: number): Pick<TaskContext, 'tieAtLimit' | 'valueMismatch' | 'setOpConflates'> {
+function probeFacts(inputs: AuditInputs, i: number): Pick<TaskContext, 'tieAtLimit' | 'valueMismatch' | 'setOpConflates' | 'valueCase'> {
   const p = inputs.goldProbes?.[i] ?? {};
   return {
     ...(p.tieAtLimit !== undefined ? { tieAtLimit: p.tieAtLimit } : {}),
     ...(p.valueMismatch !== undefined ? { valueMismatch: p.valueMismatch } : {}),
     ...(p.setOpConflates !== undefined ? { setOpConflates: p.setOpConflates } : {}),
+    ...(p.valueCase !== undefined ? { valueCase: p.valueCase } : {}),
   };
 }

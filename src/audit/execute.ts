@@ -37,18 +37,14 @@ export async function executeForAudit(
     reqs.push({ dbId: tasks[i]!.dbId, sql: p.sql });
     return reqs.length - 1;
   });
-  const values = tasks.map((t) => valueProbe(t.goldSql));
-  const valueSlot = values.map((p, i) => {
-    if (!p) return -1;
-    reqs.push({ dbId: tasks[i]!.dbId, sql: p });
+  const push = (sql: string | undefined, i: number): number => {
+    if (sql === undefined) return -1;
+    reqs.push({ dbId: tasks[i]!.dbId, sql });
     return reqs.length - 1;
-  });
-  const setOps = tasks.map((t) => setOpProbe(t.goldSql));
-  const setOpSlot = setOps.map((p, i) => {
-    if (!p) return -1;
-    reqs.push({ dbId: tasks[i]!.dbId, sql: p });
-    return reqs.length - 1;
-  });
+  };
+  const valueSlot = tasks.map((t, i) => push(valueProbe(t.goldSql), i));
+  const caseSlot = tasks.map((t, i) => push(valueProbe(t.goldSql, { trim: false }), i));
+  const setOpSlot = tasks.map((t, i) => push(setOpProbe(t.goldSql), i));
   const results = await engine.run(reqs, onProgress);
   const goldProbes: GoldProbe[] = probes.map((p, i) => {
     const probe: GoldProbe = {};
@@ -56,6 +52,8 @@ export async function executeForAudit(
     if (tie !== undefined) probe.tieAtLimit = tie;
     const relaxed = valueSlot[i]! >= 0 ? results[valueSlot[i]!] : undefined;
     if (relaxed?.status === 'ok' && isBlank(results[i])) probe.valueMismatch = !isBlank(relaxed);
+    const cased = caseSlot[i]! >= 0 ? results[caseSlot[i]!] : undefined;
+    if (cased?.status === 'ok' && isBlank(results[i])) probe.valueCase = !isBlank(cased);
     const byRows = setOpSlot[i]! >= 0 ? normalizeResult(results[setOpSlot[i]!]) : undefined;
     const gold = normalizeResult(results[i]);
     if (byRows?.ok && gold.ok) probe.setOpConflates = byRows.setSig !== gold.setSig;

@@ -23,6 +23,11 @@ export interface LabelModelInput {
    * a weight below 1 lets a group of near-duplicates speak with roughly one voice.
    */
   weights?: readonly number[];
+  /**
+   * Tasks whose class is a fact (a decisive LF proved the gold wrong): their posterior is held
+   * at 1 through EM, so the other LFs' and agents' parameters are learned with them as anchors.
+   */
+  clampError?: readonly boolean[];
 }
 
 export interface LabelModelFit {
@@ -58,6 +63,7 @@ export function fitLabelModel(input: LabelModelInput, opts: { maxIter?: number; 
       }
     }
     post[i] = tot === 0 ? 0.5 : 0.1 + 0.8 * (neg / tot);
+    if (input.clampError?.[i]) post[i] = 1;
   }
   const theta: number[][][] = Array.from({ length: m }, () => [
     [1 / 3, 1 / 3, 1 / 3],
@@ -102,7 +108,7 @@ export function fitLabelModel(input: LabelModelInput, opts: { maxIter?: number; 
         a0 += w * logT[j * 6 + o]!;
         a1 += w * logT[j * 6 + 3 + o]!;
       }
-      const p = 1 / (1 + Math.exp(a0 - a1));
+      const p = input.clampError?.[i] ? 1 : 1 / (1 + Math.exp(a0 - a1));
       delta = Math.max(delta, Math.abs(p - post[i]!));
       post[i] = p;
     }

@@ -76,10 +76,9 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   const votes = applyLfs(contexts);
   // The meta LF is a function of the others; fitting on it would count their evidence twice.
   const fittedColumns = votes.lfs.map((lf, j) => (lf.family === 'meta' ? -1 : j)).filter((j) => j >= 0);
-  const lmInput = withAgentColumns(votes, contexts, fittedColumns);
-  const lm = fitLabelModel(lmInput);
-  // Decisive LFs state facts: their error votes override the label model and, below, the plane.
+  // Decisive LFs state facts: those tasks anchor the label model's EM as known errors.
   const decisive = contexts.map((_, i) => votes.lfs.some((lf, j) => lf.decisive === true && votes.votes[i * votes.m + j]! < 0));
+  const lm = fitLabelModel({ ...withAgentColumns(votes, contexts, fittedColumns), clampError: decisive });
   decisive.forEach((d, i) => {
     if (d) lm.posterior[i] = Math.max(lm.posterior[i]!, DECISIVE_P);
   });

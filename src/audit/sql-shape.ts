@@ -37,6 +37,8 @@ export interface SqlShape {
   selectItems: number;
   /** Top-level SELECT mixes an aggregate and a bare column without GROUP BY. */
   aggWithoutGroup: boolean;
+  /** A JOIN without ON/USING and no column = column test anywhere: a cartesian product. */
+  crossJoin: boolean;
 }
 
 const AGGS = new Set(['count', 'sum', 'avg', 'min', 'max']);
@@ -119,6 +121,7 @@ function computeShape(sql: string): SqlShape {
   const tables = unique(tablesFromTokens(sql).map((x) => x.toLowerCase()));
   joins = Math.max(joins, tables.length - 1 - Math.max(0, selects - 1));
   const { items, bare } = topSelectList(toks, low);
+  const crossJoin = joinWithoutCondition(toks, low) && !columnEquality(toks, low);
   return {
     distinct,
     countDistinct,
@@ -141,6 +144,7 @@ function computeShape(sql: string): SqlShape {
     like,
     selectItems: items,
     aggWithoutGroup: !groupBy && aggregates.size > 0 && bare > 0 && items > 1,
+    crossJoin,
   };
 }
 
@@ -174,6 +178,29 @@ function topSelectList(toks: Token[], low: string[]): { items: number; bare: num
   }
   close();
   return { items, bare };
+}
+
+/** Some `JOIN t [AS x]` is not followed by ON or USING. */
+function joinWithoutCondition(toks: Token[], low: string[]): boolean {
+  for (let i = 0; i < toks.length; i++) {
+    if (low[i] !== 'join') continue;
+    let k = i + 2;
+    if (low[k] === 'as') k += 2;
+    else if (toks[k]?.kind === 'word' && !CLAUSE_END.has(low[k]!) && low[k] !== 'on' && low[k] !== 'using' && low[k] !== 'join' && !JOIN_WORDS.has(low[k]!)) k += 1;
+    if (low[k] !== 'on' && low[k] !== 'using') return true;
+  }
+  return false;
+}
+
+const JOIN_WORDS = new Set(['inner', 'left', 'right', 'cross', 'natural', 'outer', 'full']);
+
+/** Some `a.b = c.d` compares two qualified columns (a join condition written in WHERE). */
+function columnEquality(toks: Token[], low: string[]): boolean {
+  for (let i = 3; i + 3 < toks.length; i++) {
+    if (low[i] !== '=') continue;
+    if (low[i - 2] === '.' && low[i + 2] === '.' && toks[i - 1]!.kind !== 'string' && toks[i + 1]!.kind !== 'string') return true;
+  }
+  return false;
 }
 
 function unique(xs: string[]): string[] {

@@ -21,6 +21,8 @@ export interface GoldProbe {
   valueMismatch?: boolean;
   /** The gold's INTERSECT/EXCEPT over names answers differently from the same operation over rows (setop-probe.ts). */
   setOpConflates?: boolean;
+  /** The gold finds nothing, but finds rows once its `col = 'value'` tests ignore case only: its literal is mis-cased. */
+  valueCase?: boolean;
 }
 
 export interface AgentRun {

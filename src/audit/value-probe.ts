@@ -7,8 +7,11 @@ import type { ExecResult } from '../execution/types.js';
  * flight_2 stores "Aberdeen " with a trailing space). The probe re-runs the gold with every
  * such comparison relaxed to `TRIM(col) LIKE 'value'` (case-insensitive); when the gold's
  * answer is blank and the probe's is not, the gold missed rows the question is about.
+ * With `trim: false` only case is relaxed: a hit then means the gold's literal itself is
+ * mis-cased ('north america'), the gold's fault rather than the data's.
  */
-export function valueProbe(gold: string): string | undefined {
+export function valueProbe(gold: string, opts: { trim?: boolean } = {}): string | undefined {
+  const trim = opts.trim ?? true;
   const text = gold.trim().replace(/;+\s*$/, '');
   const toks = significantTokens(text);
   const edits: { start: number; end: number; text: string }[] = [];
@@ -19,7 +22,7 @@ export function valueProbe(gold: string): string | undefined {
     const lhs = columnBefore(toks, i);
     if (!lhs) continue;
     const value = unquote(lit).trim().replace(/'/g, "''").replace(/[%_\\]/g, (c) => `\\${c}`);
-    edits.push({ start: lhs.start, end: lit.start + lit.text.length, text: `TRIM(${text.slice(lhs.start, lhs.end)}) LIKE '${value}' ESCAPE '\\'` });
+    edits.push({ start: lhs.start, end: lit.start + lit.text.length, text: `${trim ? `TRIM(${text.slice(lhs.start, lhs.end)})` : text.slice(lhs.start, lhs.end)} LIKE '${value}' ESCAPE '\\'` });
   }
   if (edits.length === 0) return undefined;
   let out = text;

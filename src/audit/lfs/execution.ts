@@ -102,11 +102,18 @@ export const executionLfs: LabelingFunction[] = [
     vote: (c) => (c.setOpConflates === true ? -1 : 0),
   },
   {
+    name: 'exec_value_case',
+    family: 'execution',
+    doc: "Gold finds nothing, yet finds rows once its col = 'value' tests ignore case (probe query): its literal is mis-cased → error (decisive).",
+    decisive: true,
+    vote: (c) => (c.valueCase === true ? -1 : 0),
+  },
+  {
     name: 'exec_value_mismatch',
     family: 'execution',
     // Not decisive: the gold SQL may be right and the database dirty (flight_2's trailing spaces).
     doc: "Gold finds nothing, yet finds rows once its col = 'value' tests ignore case and spaces (probe query): the data spells the value otherwise → error.",
-    vote: (c) => (c.valueMismatch === true ? -1 : 0),
+    vote: (c) => (c.valueMismatch === true && c.valueCase !== true ? -1 : 0),
   },
   {
     name: 'exec_gold_duplicates',

@@ -7,6 +7,13 @@ import { errorIf } from './types.js';
  */
 export const patternLfs: LabelingFunction[] = [
   {
+    name: 'pat_cross_join',
+    family: 'pattern',
+    doc: 'Gold JOINs a table with no ON/USING and no column = column test: a cartesian product → error (decisive).',
+    decisive: true,
+    vote: (c) => (c.goldShape.crossJoin ? -1 : 0),
+  },
+  {
     name: 'pat_agg_without_group',
     family: 'pattern',
     doc: 'Gold mixes an aggregate with a bare column and no GROUP BY (SQLite picks an arbitrary row), out-voted → error.',
