@@ -69,3 +69,23 @@ describe('Dawid–Skene label model', () => {
     expect(fit.theta[0]![0]![1]!).toBeLessThan(0.06);
   });
 });
+
+describe('anchored EM', () => {
+  it('holds proven errors at posterior 1 and learns from them', () => {
+    // LF 0 fires on 70% of errors and 5% of correct items; a few errors are known facts.
+    const rng = createRng(21);
+    const n = 2000;
+    const m = 3;
+    const votes = new Int8Array(n * m);
+    const clampError: boolean[] = [];
+    for (let i = 0; i < n; i++) {
+      const err = rng() < 0.3;
+      clampError.push(err && rng() < 0.1);
+      if (rng() < (err ? 0.7 : 0.05)) votes[i * m] = -1;
+      for (let j = 1; j < m; j++) votes[i * m + j] = (err ? -1 : 1) * (rng() < 0.75 ? 1 : -1);
+    }
+    const fit = fitLabelModel({ n, m, votes, clampError });
+    clampError.forEach((c, i) => c && expect(fit.posterior[i]).toBe(1));
+    expect(fit.theta[0]![1]![1]!).toBeGreaterThan(0.55);
+  });
+});

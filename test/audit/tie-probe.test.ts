@@ -64,3 +64,17 @@ describe('set-operation probe', () => {
     expect(setOpProbe('SELECT name FROM a UNION SELECT name FROM a WHERE x = 1')).toBeUndefined();
   });
 });
+
+describe('case-only value probe and cartesian joins', () => {
+  it('relaxes case without trimming, and spots JOIN without a condition', async () => {
+    const { valueProbe } = await import('../../src/audit/value-probe.js');
+    const { sqlShape } = await import('../../src/audit/sql-shape.js');
+    expect(valueProbe('SELECT sum(population) FROM country WHERE continent = "north america"', { trim: false })).toBe(
+      "SELECT sum(population) FROM country WHERE continent LIKE 'north america' ESCAPE '\\'",
+    );
+    expect(sqlShape('SELECT T1.a FROM p AS T1 JOIN t AS T2 WHERE cost < 3').crossJoin).toBe(true);
+    expect(sqlShape('SELECT T1.a FROM p AS T1 JOIN t AS T2 ON T1.id = T2.pid').crossJoin).toBe(false);
+    expect(sqlShape('SELECT T1.a FROM p AS T1 JOIN t AS T2 WHERE T1.id = T2.pid').crossJoin).toBe(false);
+    expect(sqlShape('SELECT a FROM p JOIN t USING (id)').crossJoin).toBe(false);
+  });
+});
