@@ -18,12 +18,6 @@ export interface LabelModelInput {
   /** Columns to fit on (default: all); the others are ignored. */
   columns?: readonly number[];
   /**
-   * Per-column weight of its log-likelihood in the E-step (default 1). Correlated LFs
-   * break the conditional-independence assumption and would be counted many times over;
-   * a weight below 1 lets a group of near-duplicates speak with roughly one voice.
-   */
-  weights?: readonly number[];
-  /**
    * Tasks whose class is a fact (a decisive LF proved the gold wrong): their posterior is held
    * at 1 through EM, so the other LFs' and agents' parameters are learned with them as anchors.
    */
@@ -104,9 +98,8 @@ export function fitLabelModel(input: LabelModelInput, opts: { maxIter?: number; 
       let a1 = lp1;
       for (const j of cols) {
         const o = OUT(votes[i * m + j]!);
-        const w = input.weights?.[j] ?? 1;
-        a0 += w * logT[j * 6 + o]!;
-        a1 += w * logT[j * 6 + 3 + o]!;
+        a0 += logT[j * 6 + o]!;
+        a1 += logT[j * 6 + 3 + o]!;
       }
       const p = input.clampError?.[i] ? 1 : 1 / (1 + Math.exp(a0 - a1));
       delta = Math.max(delta, Math.abs(p - post[i]!));

@@ -47,7 +47,7 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
       : null,
     compare: ev?.compare ? { file: ev.compare.file, flagged: ev.compare.flagged, ...metricsOf(ev.compare) } : null,
     calibrated: ev ? { estimate: ev.calibrated.estimate, ciLow: ev.calibrated.ciLow, ciHigh: ev.calibrated.ciHigh, method: ev.calibrated.method } : null,
-    labelModel: { method: 'Dawid–Skene EM (abstain as an outcome, redundancy-weighted)', errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
+    labelModel: { method: 'Dawid–Skene EM on LF votes and agent verdicts (abstain as an outcome), anchored by decisive facts', errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
     highConfidence: report.highConfidence,
     decisionPlane: report.plane,
     cpuMs: report.ms,
