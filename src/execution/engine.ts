@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
@@ -46,6 +46,7 @@ export class ExecutionEngine {
   private readonly memo = new Map<string, ExecResult>();
   private readonly shaByPath = new Map<string, string>();
   private readonly paths = new Map<string, string>();
+  private readonly sizes = new Map<string, number>();
 
   constructor(private readonly opts: EngineOptions) {
     const timeoutSec = opts.timeoutSec ?? 30;
@@ -76,8 +77,16 @@ export class ExecutionEngine {
     for (const id of new Set(dbIds)) this.dbPath(id);
   }
 
-  /** Results in the order of `requests`; repeats share one execution (and one result object). */
-  async run(requests: ExecRequest[], onProgress?: (done: number, total: number) => void): Promise<ExecResult[]> {
+  /**
+   * Results in the order of `requests`; repeats share one execution (and one result object).
+   * `onResult` hears about each request as soon as its result exists (at once for reused ones),
+   * so callers can compare while other queries still run.
+   */
+  async run(
+    requests: ExecRequest[],
+    onProgress?: (done: number, total: number) => void,
+    onResult?: (requestIndex: number, result: ExecResult) => void,
+  ): Promise<ExecResult[]> {
     this.stats.requested += requests.length;
     const keys: string[] = [];
     const todo = new Map<string, { dbSha: string; dbPath: string; sql: string }>();
@@ -85,7 +94,9 @@ export class ExecutionEngine {
     for (const r of requests) {
       const dbPath = this.dbPath(r.dbId);
       const dbSha = await this.sha(dbPath);
-      const key = ExecutionStore.key(dbSha, r.sql, this.maxRows);
+      // The memo needs only a unique string; the store's key is a content hash, computed only
+      // when there is a store to ask.
+      const key = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows) : `${dbSha}\n${r.sql}`;
       keys.push(key);
       if (this.memo.has(key) || todo.has(key)) continue;
       this.stats.distinct++;
@@ -101,7 +112,22 @@ export class ExecutionEngine {
     const total = reusedNow + todo.size;
     let done = reusedNow;
     onProgress?.(done, total);
-    const entries = [...todo.entries()];
+    const waiting = new Map<string, number[]>();
+    keys.forEach((key, i) => {
+      const known = this.memo.get(key);
+      if (known) onResult?.(i, known);
+      else if (onResult) {
+        const list = waiting.get(key);
+        if (list) list.push(i);
+        else waiting.set(key, [i]);
+      }
+    });
+    // Longest-first keeps both processes busy to the end: a heavy query started last would
+    // leave the other process idle. Cost is guessed from the database's size and the nesting.
+    const entries = [...todo.entries()]
+      .map((e) => ({ e, cost: this.costGuess(e[1]) }))
+      .sort((a, b) => b.cost - a.cost)
+      .map(({ e }) => e);
     await this.pool.run(
       entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
       (jobId, result) => {
@@ -110,6 +136,7 @@ export class ExecutionEngine {
         this.stats.executed++;
         this.stats.executionMs += result.ms;
         this.store?.save(key, v.dbSha, v.sql, result, this.timeoutMs, this.maxRows);
+        for (const i of waiting.get(key) ?? []) onResult!(i, result);
         onProgress?.(++done, total);
       },
     );
@@ -123,6 +150,16 @@ export class ExecutionEngine {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  private costGuess(job: { dbPath: string; sql: string }): number {
+    let size = this.sizes.get(job.dbPath);
+    if (size === undefined) {
+      size = statSync(job.dbPath).size;
+      this.sizes.set(job.dbPath, size);
+    }
+    const selects = job.sql.match(/\bselect\b/gi)?.length ?? 1;
+    return size * selects;
   }
 
   private async sha(dbPath: string): Promise<string> {

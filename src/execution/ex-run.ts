@@ -83,13 +83,34 @@ export async function runEx(
       return requests.length - 1;
     }),
   );
-  const executing = engine.run(requests, onProgress);
-  // Parsing gold SQL for difficulty overlaps the execution processes' work.
+  // Difficulty and order rules come first (parsing overlaps the processes' start-up); each
+  // verdict is then decided as soon as both its gold and its prediction results exist.
   const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
   const orderMatters = bench.tasks.map((t) => spiderOrderMatters(t.goldSql, keepDistinct));
-  const results = await executing;
-  const gold = results.slice(0, bench.tasks.length);
   const levels = LEVELS[bench.format];
+  const nTasks = bench.tasks.length;
+  const owner: { system: number; task: number }[] = [];
+  predIndex.forEach((row, si) => row.forEach((ri, ti) => ri !== undefined && (owner[ri] = { system: si, task: ti })));
+  const verdicts = systems.map(() => new Array<boolean>(nTasks).fill(false));
+  const goldOf: (ExecResult | undefined)[] = new Array(nTasks);
+  const predOf: (ExecResult | undefined)[] = new Array(requests.length);
+  const decide = (si: number, ti: number): void => {
+    verdicts[si]![ti] = compare(opts.comparator, goldOf[ti]!, predOf[predIndex[si]![ti]!]!, orderMatters[ti]!);
+  };
+  const results = await engine.run(requests, onProgress, (ri, result) => {
+    if (ri < nTasks) {
+      goldOf[ri] = result;
+      predIndex.forEach((row, si) => {
+        const pi = row[ri];
+        if (pi !== undefined && predOf[pi]) decide(si, ri);
+      });
+    } else {
+      predOf[ri] = result;
+      const { system, task } = owner[ri]!;
+      if (goldOf[task]) decide(system, task);
+    }
+  });
+  const gold = results.slice(0, nTasks);
 
   const items: ItemRecord[] = [];
   const scores = systems.map((s, si) => {
@@ -110,7 +131,7 @@ export async function runEx(
       const g = gold[ti]!;
       const idx = predIndex[si]![ti];
       const p: ExecResult | undefined = idx === undefined ? undefined : results[idx];
-      const correct = p !== undefined && compare(opts.comparator, g, p, orderMatters[ti]!);
+      const correct = p !== undefined && verdicts[si]![ti]!;
       const level = difficulties[ti]!;
       const bucket = (score.byDifficulty[level] ??= { n: 0, correct: 0, accuracy: 0 });
       bucket.n++;
