@@ -119,3 +119,15 @@ describe('sqlboard score on Spider dev', () => {
     expect((JSON.parse(fresh.stdout) as ScoreJson).systems).toEqual(out.systems);
   });
 });
+
+describe('sqlboard score --flags', () => {
+  it('adds accuracy on the clean (unflagged) subset', async () => {
+    const flags = join(SPIDER, '..', 'salus', 'predictions', 'frontier_spider.csv');
+    const r = await runCli(['score', '--questions', DEV, '--db-root', DB, '--store', join(tmp, 'flags.db'), '--json', '--system', `gold=${GOLD}`, '--flags', flags]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { systems: { clean: { n: number; correct: number; accuracy: number } }[]; flags: { flagged: number; clean: number } };
+    // frontier_spider.csv flags 325 of the 1,034 tasks.
+    expect(out.flags).toMatchObject({ flagged: 325, clean: 709 });
+    expect(out.systems[0]!.clean).toEqual({ n: 709, correct: 709, accuracy: 1 });
+  });
+});

@@ -22,13 +22,15 @@ function findDataDir(): string {
   throw new Error('bundled data/spider not found next to the package');
 }
 
-export function bundledSpider(): { questions: string; dbRoot: string; systems: BundledSystem[] } {
+export function bundledSpider(): { questions: string; dbRoot: string; systems: BundledSystem[]; flags: string } {
   const root = findDataDir();
   const manifestFile = join(root, 'predictions', 'manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { systems: BundledSystem[] };
   return {
     questions: join(root, 'dev.json'),
     dbRoot: join(root, 'database'),
+    // Gold-error flags from `sqlboard audit` over the bundled systems (see data/spider/audit/README.md).
+    flags: join(root, 'audit', 'flags.csv'),
     systems: manifest.systems.map((s) => ({ ...s, file: resolve(root, 'predictions', s.file) })),
   };
 }

@@ -1,11 +1,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import { bundledSpider } from '../benchmark/bundled.js';
+import { readErrorFlags } from '../benchmark/error-flags.js';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
-import { runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
+import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
 import type { Column, Report } from '../report/model.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { terminalProgress } from '../report/progress.js';
@@ -23,6 +24,7 @@ interface ScoreArgs extends ReportOptions {
   store: string;
   items?: string;
   workers?: number;
+  flags?: string;
 }
 
 /** NAME=FILE → [name, file]; a bare FILE is named after its file name. */
@@ -48,6 +50,10 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
         .option('keep-distinct', { type: 'boolean', default: false, describe: 'spider comparator: keep DISTINCT (test-suite --keep_distinct)' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' })
         .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' })
+        .option('flags', {
+          type: 'string',
+          describe: 'Gold-error flags CSV (task_id,predicted_label; 0 = wrong gold): adds accuracy on the clean subset (default with the bundled data: its audit flags)',
+        })
         .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }),
     ) as unknown as Argv<ScoreArgs>,
   handler: async (argv) => {
@@ -77,13 +83,21 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       store.close();
     }
     if (argv.items) writeItems(argv.items, run.items);
+    const flagsFile = argv.flags ?? bundled?.flags;
+    const flagInfo = flagsFile ? { file: flagsFile, ...addCleanSubset(run, readErrorFlags(flagsFile)) } : undefined;
     for (const note of bench.notes ?? []) process.stderr.write(`sqlboard: ${questions}: ${note}\n`);
     for (const s of systems) for (const note of s.notes ?? []) process.stderr.write(`sqlboard: ${s.system}: ${note}\n`);
-    emitReport(scoreReport(run, questions), scoreJson(run, questions), argv);
+    emitReport(scoreReport(run, questions, flagInfo), scoreJson(run, questions, flagInfo), argv);
   },
 };
 
-function scoreJson(run: ExRun, questions: string): object {
+interface FlagInfo {
+  file: string;
+  flagged: number;
+  unknown: number;
+}
+
+function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undefined): object {
   return {
     comparator: run.comparator,
     keepDistinct: run.keepDistinct,
@@ -102,18 +116,21 @@ function scoreJson(run: ExRun, questions: string): object {
         missing: s.missing,
         goldErrors: s.goldErrors,
         byDifficulty: s.byDifficulty,
+        ...(s.clean ? { clean: s.clean } : {}),
       })),
+    ...(flags ? { flags: { file: flags.file, flagged: flags.flagged, clean: run.tasks - flags.flagged } } : {}),
     execution: run.execution,
   };
 }
 
-function scoreReport(run: ExRun, questions: string): Report {
+function scoreReport(run: ExRun, questions: string, flags: FlagInfo | undefined): Report {
   const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy);
   const columns: Column[] = [
     { key: 'rank', header: '#', format: 'integer' },
     { key: 'system', header: 'System' },
     { key: 'ex', header: 'EX [95% CI]', format: 'percent' },
     { key: 'correct', header: 'Correct', format: 'integer' },
+    ...(flags ? [{ key: 'clean', header: 'Clean-subset EX', format: 'percent' } as Column] : []),
     ...run.difficultyLevels.map((l): Column => ({ key: `d_${l}`, header: l, format: 'percent' })),
     { key: 'errors', header: 'Exec err', format: 'integer' },
     { key: 'timeouts', header: 'Timeouts', format: 'integer' },
@@ -124,6 +141,7 @@ function scoreReport(run: ExRun, questions: string): Report {
     system: s.name,
     ex: { ...wilson(s.correct, s.n) },
     correct: s.correct,
+    ...(s.clean ? { clean: { ...wilson(s.clean.correct, s.clean.n) } } : {}),
     ...Object.fromEntries(run.difficultyLevels.map((l) => [`d_${l}`, s.byDifficulty[l]?.n ? s.byDifficulty[l]!.accuracy : null])),
     errors: s.execErrors,
     timeouts: s.timeouts,
@@ -143,6 +161,12 @@ function scoreReport(run: ExRun, questions: string): Report {
           `Tasks by difficulty: ${levelsN}.`,
           'A missing prediction counts wrong; a prediction that fails or times out counts wrong.',
           ...(goldErrors > 0 ? [`${goldErrors} gold queries failed to execute; those tasks count wrong for every system.`] : []),
+          ...(flags
+            ? [
+                `Clean subset: the ${run.tasks - flags.flagged} tasks whose gold is not flagged as wrong in ${flags.file} (${flags.flagged} flagged${flags.unknown ? `; ${flags.unknown} tasks not in the file count as clean` : ''}).`,
+                'When the flags come from an audit that used these same systems as agents, the clean subset leans toward tasks they agree on: compare systems on it, do not read it as their true accuracy.',
+              ]
+            : []),
           `Executions: ${x.distinct} distinct queries of ${x.requested} requested; ${x.executed} executed now, ${x.reused} reused from the run store.`,
         ],
       },

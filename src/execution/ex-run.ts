@@ -32,6 +32,8 @@ export interface SystemScore {
   /** Tasks whose gold failed (they count wrong for everyone, as in the official evaluators). */
   goldErrors: number;
   byDifficulty: Record<string, DifficultyScore>;
+  /** Accuracy on the tasks whose gold is not flagged as wrong (with `--flags`). */
+  clean?: DifficultyScore;
   notes: string[];
 }
 
@@ -172,4 +174,29 @@ export async function runEx(
 
 function compare(comparator: ComparatorName, gold: ExecResult, pred: ExecResult, orderMatters: boolean): boolean {
   return comparator === 'bird' ? birdEqual(gold, pred) : spiderEqual(gold, pred, orderMatters);
+}
+
+/**
+ * Adds accuracy on the clean subset: the tasks a gold-error detector did not flag. Tasks the
+ * flags file does not mention count as clean; how many it missed is returned for the report.
+ */
+export function addCleanSubset(run: ExRun, flagged: Map<string, boolean>): { flagged: number; unknown: number } {
+  const byTask = new Map<string, boolean>();
+  for (const it of run.items) byTask.set(it.taskId, flagged.get(it.taskId) === true);
+  let flaggedCount = 0;
+  let unknown = 0;
+  for (const [taskId, isFlagged] of byTask) {
+    if (isFlagged) flaggedCount++;
+    if (!flagged.has(taskId)) unknown++;
+  }
+  for (const s of run.systems) s.clean = { n: 0, correct: 0, accuracy: 0 };
+  const bySystem = new Map(run.systems.map((s) => [s.name, s]));
+  for (const it of run.items) {
+    if (byTask.get(it.taskId)) continue;
+    const c = bySystem.get(it.system)!.clean!;
+    c.n++;
+    if (it.correct) c.correct++;
+  }
+  for (const s of run.systems) s.clean!.accuracy = s.clean!.n > 0 ? s.clean!.correct / s.clean!.n : 0;
+  return { flagged: flaggedCount, unknown };
 }
