@@ -11,7 +11,7 @@ import { auditJson, auditReport } from '../report/audit.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { parseSystemArg } from './score.js';
+import { parseSystemSpecs } from '../benchmark/system-specs.js';
 
 interface AuditArgs extends ReportOptions {
   questions: string;
@@ -46,13 +46,8 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }),
     ) as unknown as Argv<AuditArgs>,
   handler: async (argv) => {
-    const specs = argv.agent.map(parseSystemArg);
+    const specs = parseSystemSpecs(argv.agent, 'agent');
     if (specs.length < 3) throw new UserError(`the audit needs at least 3 agents (got ${specs.length}); repeat --agent NAME=FILE`);
-    const names = new Set<string>();
-    for (const [name] of specs) {
-      if (names.has(name)) throw new UserError(`two agents are named "${name}"; give each --agent a distinct NAME=`);
-      names.add(name);
-    }
     if (argv.compareFlags && !argv.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
     const bench = loadBenchmark(argv.questions);
     const agents = specs.map(([name, file]) => loadPredictions(file, bench, name));

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { writeItems } from '../benchmark/items.js';
 import { importRoseDir } from '../benchmark/rose-import.js';
-import { roseImportReport } from './import-report.js';
+import { roseImportReport } from '../report/import-report.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 
 interface RoseArgs extends ReportOptions {

@@ -17,11 +17,11 @@ import { DEFAULT_RETRY } from '../judge/retry.js';
 import { runJudge } from '../judge/run.js';
 import { createLiveJudge } from '../judge/setup.js';
 import { summarizeJudge } from '../judge/summary.js';
-import { judgeJson, judgeReport } from './judge-report.js';
+import { judgeJson, judgeReport } from '../report/judge-report.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { parseSystemArg } from './score.js';
+import { parseSystemSpecs } from '../benchmark/system-specs.js';
 
 interface JudgeArgs extends ReportOptions {
   questions: string;
@@ -108,12 +108,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     if (!(argv.concurrency >= 1)) throw new UserError('--concurrency must be at least 1');
     if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
     if (!(argv.maxAttempts >= 1) || !Number.isInteger(argv.maxAttempts)) throw new UserError('--max-attempts must be a whole number ≥ 1');
-    const specs = argv.system.map(parseSystemArg);
-    const names = new Set<string>();
-    for (const [name] of specs) {
-      if (names.has(name)) throw new UserError(`two systems are named "${name}"; give each --system a distinct NAME=`);
-      names.add(name);
-    }
+    const specs = parseSystemSpecs(argv.system);
     const bench = loadBenchmark(argv.questions);
     const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
     const store = openRunStore(argv.store);

@@ -4,13 +4,13 @@ import { readErrorFlags } from '../benchmark/error-flags.js';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
+import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
-import type { Column, Report } from '../report/model.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { scoreJson, scoreReport } from '../report/score-report.js';
 import { terminalProgress } from '../report/progress.js';
-import { wilson } from '../stats/intervals.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 
 interface ScoreArgs extends ReportOptions {
@@ -25,14 +25,6 @@ interface ScoreArgs extends ReportOptions {
   items?: string;
   workers?: number;
   flags?: string;
-}
-
-/** NAME=FILE → [name, file]; a bare FILE is named after its file name. */
-export function parseSystemArg(arg: string): [string, string] {
-  const eq = arg.indexOf('=');
-  if (eq > 0) return [arg.slice(0, eq), arg.slice(eq + 1)];
-  const base = arg.split(/[\\/]/).pop() ?? arg;
-  return [base.replace(/\.[^.]+$/, ''), arg];
 }
 
 export const scoreCommand: CommandModule<object, ScoreArgs> = {
@@ -61,13 +53,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     const questions = argv.questions ?? bundled!.questions;
     const dbRoot = argv.dbRoot ?? bundled?.dbRoot;
     if (!dbRoot) throw new UserError('--db-root is required with --questions (the directory holding <db_id>/<db_id>.sqlite)');
-    const specs = argv.system?.map(parseSystemArg) ?? bundled?.systems.map((s) => [s.name, s.file] as [string, string]);
+    const specs = argv.system ? parseSystemSpecs(argv.system) : bundled?.systems.map((s) => [s.name, s.file] as [string, string]);
     if (!specs || specs.length === 0) throw new UserError('name at least one --system NAME=FILE');
-    const names = new Set<string>();
-    for (const [name] of specs) {
-      if (names.has(name)) throw new UserError(`two systems are named "${name}"; give each --system a distinct NAME=`);
-      names.add(name);
-    }
     const bench = loadBenchmark(questions);
     const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
     const comparator = (argv.comparator as ComparatorName | undefined) ?? (bench.format === 'bird' ? 'bird' : 'spider');
@@ -90,86 +77,3 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     emitReport(scoreReport(run, questions, flagInfo), scoreJson(run, questions, flagInfo), argv);
   },
 };
-
-interface FlagInfo {
-  file: string;
-  flagged: number;
-  unknown: number;
-}
-
-function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undefined): object {
-  return {
-    comparator: run.comparator,
-    keepDistinct: run.keepDistinct,
-    questions,
-    tasks: run.tasks,
-    systems: [...run.systems]
-      .sort((a, b) => b.accuracy - a.accuracy)
-      .map((s) => ({
-        name: s.name,
-        file: s.file,
-        n: s.n,
-        correct: s.correct,
-        accuracy: s.accuracy,
-        execErrors: s.execErrors,
-        timeouts: s.timeouts,
-        missing: s.missing,
-        goldErrors: s.goldErrors,
-        byDifficulty: s.byDifficulty,
-        ...(s.clean ? { clean: s.clean } : {}),
-      })),
-    ...(flags ? { flags: { file: flags.file, flagged: flags.flagged, clean: run.tasks - flags.flagged } } : {}),
-    execution: run.execution,
-  };
-}
-
-function scoreReport(run: ExRun, questions: string, flags: FlagInfo | undefined): Report {
-  const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy);
-  const columns: Column[] = [
-    { key: 'rank', header: '#', format: 'integer' },
-    { key: 'system', header: 'System' },
-    { key: 'ex', header: 'EX [95% CI]', format: 'percent' },
-    { key: 'correct', header: 'Correct', format: 'integer' },
-    ...(flags ? [{ key: 'clean', header: 'Clean-subset EX', format: 'percent' } as Column] : []),
-    ...run.difficultyLevels.map((l): Column => ({ key: `d_${l}`, header: l, format: 'percent' })),
-    { key: 'errors', header: 'Exec err', format: 'integer' },
-    { key: 'timeouts', header: 'Timeouts', format: 'integer' },
-    { key: 'missing', header: 'Missing', format: 'integer' },
-  ];
-  const rows = ranked.map((s, i) => ({
-    rank: i + 1,
-    system: s.name,
-    ex: { ...wilson(s.correct, s.n) },
-    correct: s.correct,
-    ...(s.clean ? { clean: { ...wilson(s.clean.correct, s.clean.n) } } : {}),
-    ...Object.fromEntries(run.difficultyLevels.map((l) => [`d_${l}`, s.byDifficulty[l]?.n ? s.byDifficulty[l]!.accuracy : null])),
-    errors: s.execErrors,
-    timeouts: s.timeouts,
-    missing: s.missing,
-  }));
-  const goldErrors = ranked[0]?.goldErrors ?? 0;
-  const levelsN = run.difficultyLevels.map((l) => `${l} ${ranked[0]?.byDifficulty[l]?.n ?? 0}`).join(', ');
-  const x = run.execution;
-  return {
-    title: `Execution accuracy (${run.comparator} comparator)`,
-    meta: { questions, tasks: run.tasks, comparator: run.comparator + (run.keepDistinct ? ' (DISTINCT kept)' : '') },
-    sections: [
-      {
-        title: 'Systems',
-        table: { columns, rows },
-        notes: [
-          `Tasks by difficulty: ${levelsN}.`,
-          'A missing prediction counts wrong; a prediction that fails or times out counts wrong.',
-          ...(goldErrors > 0 ? [`${goldErrors} gold queries failed to execute; those tasks count wrong for every system.`] : []),
-          ...(flags
-            ? [
-                `Clean subset: the ${run.tasks - flags.flagged} tasks whose gold is not flagged as wrong in ${flags.file} (${flags.flagged} flagged${flags.unknown ? `; ${flags.unknown} tasks not in the file count as clean` : ''}).`,
-                'When the flags come from an audit that used these same systems as agents, the clean subset leans toward tasks they agree on: compare systems on it, do not read it as their true accuracy.',
-              ]
-            : []),
-          `Executions: ${x.distinct} distinct queries of ${x.requested} requested; ${x.executed} executed now, ${x.reused} reused from the run store.`,
-        ],
-      },
-    ],
-  };
-}

@@ -12,7 +12,7 @@ import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../judge/validate
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { validateReport } from './validate-report.js';
+import { validateReport } from '../report/validate-report.js';
 
 interface ValidateArgs extends ReportOptions {
   set: string[];

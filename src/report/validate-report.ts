@@ -1,6 +1,6 @@
 import type { ValidateResult } from '../judge/validate.js';
 import type { MetricBlock } from '../judge/validate-metrics.js';
-import type { Cell, IntervalPoint, Report, Section } from '../report/model.js';
+import type { Cell, IntervalPoint, Report, Section } from './model.js';
 
 /** The human-readable view of `validate` (terminal/Markdown/CSV/HTML); `--json` prints the result itself. */
 

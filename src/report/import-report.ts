@@ -1,5 +1,5 @@
 import type { RoseImportSummary } from '../benchmark/rose-import.js';
-import type { Report } from '../report/model.js';
+import type { Report } from './model.js';
 
 /** The terminal/Markdown/HTML view of `import rose`; `--json` prints the summary itself. */
 export function roseImportReport(s: RoseImportSummary): Report {

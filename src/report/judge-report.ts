@@ -3,7 +3,7 @@ import type { ClientStats } from '../judge/llm-client.js';
 import type { Price } from '../judge/pricing.js';
 import type { JudgeRunResult } from '../judge/run.js';
 import type { SystemJudgeSummary } from '../judge/summary.js';
-import type { Column, Report } from '../report/model.js';
+import type { Column, Report } from './model.js';
 
 export interface JudgeContext {
   questions: string;

@@ -1,0 +1,87 @@
+import type { ExRun } from '../execution/ex-run.js';
+import { wilson } from '../stats/intervals.js';
+import type { Column, Report } from './model.js';
+
+/** `sqlboard score`'s JSON object and report. */
+export interface FlagInfo {
+  file: string;
+  flagged: number;
+  unknown: number;
+}
+
+export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undefined): object {
+  return {
+    comparator: run.comparator,
+    keepDistinct: run.keepDistinct,
+    questions,
+    tasks: run.tasks,
+    systems: [...run.systems]
+      .sort((a, b) => b.accuracy - a.accuracy)
+      .map((s) => ({
+        name: s.name,
+        file: s.file,
+        n: s.n,
+        correct: s.correct,
+        accuracy: s.accuracy,
+        execErrors: s.execErrors,
+        timeouts: s.timeouts,
+        missing: s.missing,
+        goldErrors: s.goldErrors,
+        byDifficulty: s.byDifficulty,
+        ...(s.clean ? { clean: s.clean } : {}),
+      })),
+    ...(flags ? { flags: { file: flags.file, flagged: flags.flagged, clean: run.tasks - flags.flagged } } : {}),
+    execution: run.execution,
+  };
+}
+
+export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | undefined): Report {
+  const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy);
+  const columns: Column[] = [
+    { key: 'rank', header: '#', format: 'integer' },
+    { key: 'system', header: 'System' },
+    { key: 'ex', header: 'EX [95% CI]', format: 'percent' },
+    { key: 'correct', header: 'Correct', format: 'integer' },
+    ...(flags ? [{ key: 'clean', header: 'Clean-subset EX', format: 'percent' } as Column] : []),
+    ...run.difficultyLevels.map((l): Column => ({ key: `d_${l}`, header: l, format: 'percent' })),
+    { key: 'errors', header: 'Exec err', format: 'integer' },
+    { key: 'timeouts', header: 'Timeouts', format: 'integer' },
+    { key: 'missing', header: 'Missing', format: 'integer' },
+  ];
+  const rows = ranked.map((s, i) => ({
+    rank: i + 1,
+    system: s.name,
+    ex: { ...wilson(s.correct, s.n) },
+    correct: s.correct,
+    ...(s.clean ? { clean: { ...wilson(s.clean.correct, s.clean.n) } } : {}),
+    ...Object.fromEntries(run.difficultyLevels.map((l) => [`d_${l}`, s.byDifficulty[l]?.n ? s.byDifficulty[l]!.accuracy : null])),
+    errors: s.execErrors,
+    timeouts: s.timeouts,
+    missing: s.missing,
+  }));
+  const goldErrors = ranked[0]?.goldErrors ?? 0;
+  const levelsN = run.difficultyLevels.map((l) => `${l} ${ranked[0]?.byDifficulty[l]?.n ?? 0}`).join(', ');
+  const x = run.execution;
+  return {
+    title: `Execution accuracy (${run.comparator} comparator)`,
+    meta: { questions, tasks: run.tasks, comparator: run.comparator + (run.keepDistinct ? ' (DISTINCT kept)' : '') },
+    sections: [
+      {
+        title: 'Systems',
+        table: { columns, rows },
+        notes: [
+          `Tasks by difficulty: ${levelsN}.`,
+          'A missing prediction counts wrong; a prediction that fails or times out counts wrong.',
+          ...(goldErrors > 0 ? [`${goldErrors} gold queries failed to execute; those tasks count wrong for every system.`] : []),
+          ...(flags
+            ? [
+                `Clean subset: the ${run.tasks - flags.flagged} tasks whose gold is not flagged as wrong in ${flags.file} (${flags.flagged} flagged${flags.unknown ? `; ${flags.unknown} tasks not in the file count as clean` : ''}).`,
+                'When the flags come from an audit that used these same systems as agents, the clean subset leans toward tasks they agree on: compare systems on it, do not read it as their true accuracy.',
+              ]
+            : []),
+          `Executions: ${x.distinct} distinct queries of ${x.requested} requested; ${x.executed} executed now, ${x.reused} reused from the run store.`,
+        ],
+      },
+    ],
+  };
+}
