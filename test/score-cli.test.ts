@@ -131,3 +131,37 @@ describe('sqlboard score --flags', () => {
     expect(out.systems[0]!.clean).toEqual({ n: 709, correct: 709, accuracy: 1 });
   });
 });
+
+describe('sqlboard score on BIRD-format files', () => {
+  it("uses BIRD's comparator and difficulty levels, and BIRD's official prediction JSON", async () => {
+    // BIRD's databases are not available here; BIRD-format files over real Spider databases
+    // exercise the same path: questions with question_id/SQL/difficulty, predictions keyed by position.
+    const spider = JSON.parse(readFileSync(DEV, 'utf8')) as { db_id: string; query: string; question: string }[];
+    const levels = ['simple', 'moderate', 'challenging'];
+    const questions = spider.slice(0, 60).map((q, i) => ({
+      question_id: 1000 + i,
+      db_id: q.db_id,
+      question: q.question,
+      evidence: '',
+      SQL: q.query,
+      difficulty: levels[i % 3],
+    }));
+    const qFile = join(tmp, 'bird-questions.json');
+    writeFileSync(qFile, JSON.stringify(questions));
+    // Position keys; every fifth prediction wrong, one with DISTINCT added (BIRD keeps DISTINCT: sets).
+    const preds: Record<string, string> = {};
+    questions.forEach((q, i) => {
+      const sql = i % 5 === 0 ? 'SELECT 1' : i === 1 ? q.SQL.replace(/^SELECT /i, 'SELECT DISTINCT ') : q.SQL;
+      preds[String(i)] = `${sql}\t----- bird -----\t${q.db_id}`;
+    });
+    const pFile = join(tmp, 'bird-preds.json');
+    writeFileSync(pFile, JSON.stringify(preds));
+    const r = await runCli(['score', '--questions', qFile, '--db-root', DB, '--store', join(tmp, 'bird.db'), '--json', '--system', `x=${pFile}`]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as ScoreJson;
+    expect(out.comparator).toBe('bird');
+    expect(Object.keys(out.systems[0]!.byDifficulty)).toEqual(levels);
+    expect(out.systems[0]!.correct).toBe(48);
+    expect(out.systems[0]!.byDifficulty.simple).toEqual({ n: 20, correct: 16, accuracy: 0.8 });
+  });
+});
