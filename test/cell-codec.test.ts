@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { decodeRows, encodeRows } from '../src/store/cell-codec.js';
+
+describe('run store row encoding', () => {
+  it('round-trips big integers, blobs, NULL, floats and strings that look like the markers', () => {
+    const rows = [
+      [9007199254740993n, new Uint8Array([0, 255, 7]), null, 1.5, 'x'],
+      [-1n, new Uint8Array([]), 0, -0.25, '{"$i":"1"}'],
+    ];
+    expect(decodeRows(encodeRows(rows))).toEqual(rows);
+    expect(decodeRows(encodeRows([[1, 'a']]))).toEqual([[1, 'a']]);
+  });
+});
