@@ -26,6 +26,8 @@ export interface PlaneData {
   verdicts: Verdict[][];
   /** Per task, per agent: how its result relates to the gold's (agent-features.ts). */
   agentFeatures: number[][][];
+  /** Per agent, the weight of its vote in the weighted score (default 1): dependent agents share one vote (dependency.ts). */
+  agentWeights?: readonly number[];
 }
 
 interface Trained {
@@ -90,8 +92,9 @@ function weightedScore(t: Trained, data: PlaneData, i: number): number {
   data.verdicts[i]!.forEach((v, j) => {
     if (v === 'invalid') return;
     const r = Math.min(0.99, Math.max(0.01, reliabilityOf(t, data, i, j)));
-    // Log-odds weights make the weighted vote the optimal rule for independent voters.
-    const w = Math.log(r / (1 - r));
+    // Log-odds weights make the weighted vote the optimal rule for independent voters;
+    // a family of dependent agents is one voter, so its members share that weight.
+    const w = Math.log(r / (1 - r)) * (data.agentWeights?.[j] ?? 1);
     s += v === 'disagree' ? w : -w;
   });
   return s;

@@ -3,6 +3,7 @@ import { agentStatistics, type AgentStatistics } from './agent-stats.js';
 import { buildContexts, type TaskContext } from './context.js';
 import { CANDIDATES, runDecisionPlane, type PlaneConfig } from './decision-plane.js';
 import { defaultK, highConfidenceSet } from './high-confidence.js';
+import { dependentGroups, residualCorrelation } from './dependency.js';
 import { fitLabelModel } from './label-model.js';
 import { lfStatistics, type FamilyCorrelation, type LfStat } from './lf-stats.js';
 import { applyLfs, type VoteMatrix } from './lfs/index.js';
@@ -14,13 +15,15 @@ import type { AuditInputs, AuditOptions, TaskFlag, Verdict } from './types.js';
  * 1. task contexts: normalized result agreement of every agent with the gold, clusters of
  *    agreeing agents, the rival cluster and its SQL, probe facts (context.ts);
  * 2. labeling functions in five families + one meta LF → the vote matrix (lfs/);
- * 3. a Dawid–Skene label model on the vote matrix plus one column per agent (label-model.ts)
- *    → P(gold wrong) per task and the benchmark's error prevalence;
+ * 3. a Dawid–Skene label model on the vote matrix plus one column per agent (label-model.ts);
+ *    its posterior reveals families of dependent agents (dependency.ts), and the model is
+ *    refitted with one column per family → P(gold wrong) per task and the error prevalence;
  * 4. decisive LFs (facts: the gold fails, its LIMIT cuts a tie, its set operation merges
  *    entities) override the models;
  * 5. the high-confidence set (top k per class) trains the decision plane: per-agent CART
  *    reliability, a fallback task model, three aggregations, chosen by 5-fold CV
- *    (decision-plane.ts); its ranking is cut at the label model's prevalence.
+ *    (decision-plane.ts), a family's members sharing one vote's weight; its ranking is cut
+ *    at the label model's prevalence.
  * It receives no labels (AuditInputs has no field for them); scoring against a labelled
  * sample happens afterwards in evaluate.ts, the only module that reads labels.
  */
@@ -35,6 +38,8 @@ export interface AuditReport {
   plainVerdicts: Verdict[][];
   votes: VoteMatrix;
   labelModel: { errorPrior: number; iterations: number; posterior: Float64Array; fittedColumns: number[] };
+  /** Agents found dependent on each other (label-free, dependency.ts), each family counted as one voter; singletons left out. */
+  agentFamilies: string[][];
   highConfidence: { k: number; errors: number; correct: number };
   plane: { config: PlaneConfig; cv: { config: PlaneConfig; f1: number }[] } | null;
   lfStats: LfStat[];
@@ -78,7 +83,12 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   const fittedColumns = votes.lfs.map((lf, j) => (lf.family === 'meta' ? -1 : j)).filter((j) => j >= 0);
   // Decisive LFs state facts: those tasks anchor the label model's EM as known errors.
   const decisive = contexts.map((_, i) => votes.lfs.some((lf, j) => lf.decisive === true && votes.votes[i * votes.m + j]! < 0));
-  const lm = fitLabelModel({ ...withAgentColumns(votes, contexts, fittedColumns), clampError: decisive });
+  // First fit: one column per agent. Its posterior shows which agents err together given the class;
+  // the refit counts each such family once (one column holding the sign of its members' votes).
+  const firstInput = withAgentColumns(votes, contexts, fittedColumns, inputs.agents.map((_, a) => [a]));
+  const first = fitLabelModel({ ...firstInput, clampError: decisive });
+  const agentFamilies = dependentGroups(residualCorrelation(firstInput.votes, firstInput.m, firstInput.columns.slice(fittedColumns.length), first.posterior));
+  const lm = agentFamilies.some((f) => f.length > 1) ? fitLabelModel({ ...withAgentColumns(votes, contexts, fittedColumns, agentFamilies), clampError: decisive }) : first;
   decisive.forEach((d, i) => {
     if (d) lm.posterior[i] = Math.max(lm.posterior[i]!, DECISIVE_P);
   });
@@ -90,7 +100,7 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   // Without both classes in the high-confidence set there is nothing to learn reliabilities from: the label model decides.
   const plane =
     bothClasses && inputs.agents.length > 0
-      ? runDecisionPlane({ features, verdicts, agentFeatures: contexts.map((c) => c.verdicts.map((_, j) => agentFeatures(c, j))) }, hc.index, hc.y, seed)
+      ? runDecisionPlane({ features, verdicts, agentFeatures: contexts.map((c) => c.verdicts.map((_, j) => agentFeatures(c, j))), agentWeights: familyWeights(agentFamilies, inputs.agents.length) }, hc.index, hc.y, seed)
       : null;
   const { flagged, probability } = plane ? cutAtPrevalence(plane.probability, lm.posterior, lm.errorPrior) : { flagged: Array.from(lm.posterior, (p) => p > 0.5), probability: Array.from(lm.posterior) };
   decisive.forEach((d, i) => {
@@ -110,6 +120,7 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
     plainVerdicts: contexts.map((c) => c.plainVerdicts),
     votes,
     labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior, fittedColumns },
+    agentFamilies: agentFamilies.filter((f) => f.length > 1).map((f) => f.map((a) => inputs.agents[a]!.name)),
     highConfidence: { k: hc.k, errors: hc.y.filter((y) => y === 1).length, correct: hc.y.filter((y) => y === 0).length },
     plane: plane ? { config: plane.config, cv: CANDIDATES.map((config, i) => ({ config, f1: plane.cvF1[i]! })) } : null,
     lfStats: lfs,
@@ -149,18 +160,36 @@ function taskFlag(
 }
 
 /**
- * The label model sees the LFs plus one column per agent (its verdict as a vote), so
- * Dawid–Skene can learn each agent's own sensitivity and specificity from the votes.
+ * The label model sees the LFs plus one column per family of agents (singletons: one per
+ * agent), so Dawid–Skene can learn each voter's own sensitivity and specificity. A family's
+ * column holds the sign of its members' verdicts (agree +1, disagree -1, invalid 0): one
+ * vote for what is, given the class, one source of evidence.
  */
-function withAgentColumns(votes: VoteMatrix, contexts: readonly TaskContext[], lfColumns: readonly number[]): { n: number; m: number; votes: Int8Array; columns: number[] } {
-  const k = contexts[0]?.verdicts.length ?? 0;
-  const m = votes.m + k;
+function withAgentColumns(
+  votes: VoteMatrix,
+  contexts: readonly TaskContext[],
+  lfColumns: readonly number[],
+  families: readonly (readonly number[])[],
+): { n: number; m: number; votes: Int8Array; columns: number[] } {
+  const m = votes.m + families.length;
   const out = new Int8Array(votes.n * m);
   for (let i = 0; i < votes.n; i++) {
     out.set(votes.votes.subarray(i * votes.m, (i + 1) * votes.m), i * m);
-    contexts[i]!.verdicts.forEach((v, j) => (out[i * m + votes.m + j] = v === 'agree' ? 1 : v === 'disagree' ? -1 : 0));
+    const vs = contexts[i]!.verdicts;
+    families.forEach((f, g) => {
+      let sum = 0;
+      for (const a of f) sum += vs[a] === 'agree' ? 1 : vs[a] === 'disagree' ? -1 : 0;
+      out[i * m + votes.m + g] = Math.sign(sum);
+    });
   }
-  const columns = [...lfColumns, ...Array.from({ length: k }, (_, j) => votes.m + j)];
+  const columns = [...lfColumns, ...families.map((_, g) => votes.m + g)];
   return { n: votes.n, m, votes: out, columns };
+}
+
+/** The decision plane's weight of each agent's vote: a family of dependent agents shares one vote's weight. */
+function familyWeights(families: readonly (readonly number[])[], k: number): number[] {
+  const w = new Array<number>(k).fill(1);
+  for (const f of families) for (const a of f) w[a] = 1 / f.length;
+  return w;
 }
 

@@ -47,7 +47,7 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
       : null,
     compare: ev?.compare ? { file: ev.compare.file, flagged: ev.compare.flagged, ...metricsOf(ev.compare) } : null,
     calibrated: ev ? { estimate: ev.calibrated.estimate, ciLow: ev.calibrated.ciLow, ciHigh: ev.calibrated.ciHigh, method: ev.calibrated.method } : null,
-    labelModel: { method: 'Dawid–Skene EM on LF votes and agent verdicts (abstain as an outcome), anchored by decisive facts', errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
+    labelModel: { method: 'Dawid–Skene EM on LF votes and agent verdicts (abstain as an outcome), anchored by decisive facts; dependent agents, found from residual correlation within the gold-right class, vote as one family', agentFamilies: report.agentFamilies, errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
     highConfidence: report.highConfidence,
     decisionPlane: report.plane,
     cpuMs: report.ms,
@@ -105,7 +105,10 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
   }
   sections.push({
     title: 'Agents',
-    notes: [`All valid agents agree with the gold on ${((report.agentStats.allAgreeRate || 0) * 100).toFixed(1)}% of tasks.`],
+    notes: [
+      `All valid agents agree with the gold on ${((report.agentStats.allAgreeRate || 0) * 100).toFixed(1)}% of tasks.`,
+      ...(report.agentFamilies.length > 0 ? [`Dependent agents (each family counts as one voter): ${report.agentFamilies.map((f) => f.join(' + ')).join('; ')}.`] : []),
+    ],
     table: {
       columns: [
         { key: 'name', header: 'Agent' },

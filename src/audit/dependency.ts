@@ -1,0 +1,66 @@
+/**
+ * Label-free structure learning for the label model's agent columns.
+ *
+ * Dawid–Skene assumes the agents err independently given the true class. Agents from one
+ * family (one model at several sizes, a system with and without self-consistency, prompts
+ * from one paper) break that: they repeat each other's mistakes, and a naive-Bayes model
+ * counts one mistake several times. As in Snorkel's structure learning, the dependencies are
+ * estimated from the votes alone: within the class "gold right" (weighted by the label
+ * model's posterior), an agent's disagreement is its own mistake, so two independent agents'
+ * disagreements are uncorrelated there; a clearly positive residual correlation is shared
+ * method. (The error class is small and mixes errors every agent sees with errors none sees,
+ * so correlation there measures how visible an error is, not kinship.) Agents whose residual
+ * correlation is an outlier among all pairs are grouped and then counted as one voter.
+ */
+
+/** Residual correlation of the columns' votes within the class "gold right", weighting task i by 1 - posterior[i]. */
+export function residualCorrelation(votes: Int8Array, m: number, columns: readonly number[], posterior: Float64Array): number[][] {
+  const n = posterior.length;
+  let wTot = 0;
+  for (let i = 0; i < n; i++) wTot += 1 - posterior[i]!;
+  const mean = columns.map((j) => {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += (1 - posterior[i]!) * votes[i * m + j]!;
+    return s / wTot;
+  });
+  const cov = (a: number, b: number): number => {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += (1 - posterior[i]!) * (votes[i * m + columns[a]!]! - mean[a]!) * (votes[i * m + columns[b]!]! - mean[b]!);
+    return s / wTot;
+  };
+  const sd = columns.map((_, a) => Math.sqrt(Math.max(0, cov(a, a))));
+  return columns.map((_, a) => columns.map((_, b) => (a === b ? 1 : sd[a]! > 0 && sd[b]! > 0 ? cov(a, b) / (sd[a]! * sd[b]!) : 0)));
+}
+
+/**
+ * Groups of dependent columns: average-linkage agglomeration of the residual correlation
+ * matrix, merging while the closest pair of groups correlates above Tukey's upper fence
+ * (Q3 + 1.5·IQR) of all pairwise correlations — an outlier rule, so no tuned threshold.
+ * Singletons are groups too; groups and their members are in first-member order.
+ */
+export function dependentGroups(R: readonly (readonly number[])[]): number[][] {
+  const k = R.length;
+  const off: number[] = [];
+  for (let a = 0; a < k; a++) for (let b = a + 1; b < k; b++) off.push(R[a]![b]!);
+  let groups = Array.from({ length: k }, (_, a) => [a]);
+  if (off.length < 4) return groups;
+  off.sort((x, y) => x - y);
+  const q = (p: number): number => off[Math.floor(p * (off.length - 1))]!;
+  const fence = q(0.75) + 1.5 * (q(0.75) - q(0.25));
+  for (;;) {
+    let best = -Infinity;
+    let bx = -1;
+    let by = -1;
+    for (let x = 0; x < groups.length; x++)
+      for (let y = x + 1; y < groups.length; y++) {
+        let s = 0;
+        for (const a of groups[x]!) for (const b of groups[y]!) s += R[a]![b]!;
+        const avg = s / (groups[x]!.length * groups[y]!.length);
+        if (avg > best) [best, bx, by] = [avg, x, y];
+      }
+    if (bx < 0 || best <= fence) break;
+    groups[bx] = [...groups[bx]!, ...groups[by]!].sort((a, b) => a - b);
+    groups = groups.filter((_, g) => g !== by);
+  }
+  return groups.sort((x, y) => x[0]! - y[0]!);
+}
