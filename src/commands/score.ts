@@ -5,6 +5,7 @@ import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
+import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
@@ -55,25 +56,28 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     if (!dbRoot) throw new UserError('--db-root is required with --questions (the directory holding <db_id>/<db_id>.sqlite)');
     const specs = argv.system ? parseSystemSpecs(argv.system) : bundled?.systems.map((s) => [s.name, s.file] as [string, string]);
     if (!specs || specs.length === 0) throw new UserError('name at least one --system NAME=FILE');
-    const bench = loadBenchmark(questions);
-    const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
-    const comparator = (argv.comparator as ComparatorName | undefined) ?? (bench.format === 'bird' ? 'bird' : 'spider');
+    const flagsFile = argv.flags ?? bundled?.flags;
+    const flags = flagsFile ? readErrorFlags(flagsFile) : undefined;
     const store = openRunStore(argv.store);
+    // The execution processes boot while the files are read.
     const engine = new ExecutionEngine({ dbRoot, timeoutSec: argv.timeout, maxRows: argv.maxRows, store, ...(argv.workers ? { workers: argv.workers } : {}) });
     const progress = terminalProgress('executing');
+    let loaded: { bench: Benchmark; systems: PredictionSet[] };
     let run: ExRun;
     try {
-      run = await runEx(bench, systems, engine, { comparator, keepDistinct: argv.keepDistinct }, (d, t) => progress.update(d, t));
+      const bench = loadBenchmark(questions);
+      loaded = { bench, systems: specs.map(([name, file]) => loadPredictions(file, bench, name)) };
+      const comparator = (argv.comparator as ComparatorName | undefined) ?? (bench.format === 'bird' ? 'bird' : 'spider');
+      run = await runEx(bench, loaded.systems, engine, { comparator, keepDistinct: argv.keepDistinct }, (d, t) => progress.update(d, t));
     } finally {
       progress.stop();
       await engine.close();
       store.close();
     }
     if (argv.items) writeItems(argv.items, run.items);
-    const flagsFile = argv.flags ?? bundled?.flags;
-    const flagInfo = flagsFile ? { file: flagsFile, ...addCleanSubset(run, readErrorFlags(flagsFile)) } : undefined;
-    for (const note of bench.notes ?? []) process.stderr.write(`sqlboard: ${questions}: ${note}\n`);
-    for (const s of systems) for (const note of s.notes ?? []) process.stderr.write(`sqlboard: ${s.system}: ${note}\n`);
+    const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags) } : undefined;
+    for (const note of loaded.bench.notes ?? []) process.stderr.write(`sqlboard: ${questions}: ${note}\n`);
+    for (const s of loaded.systems) for (const note of s.notes ?? []) process.stderr.write(`sqlboard: ${s.system}: ${note}\n`);
     emitReport(scoreReport(run, questions, flagInfo), scoreJson(run, questions, flagInfo), argv);
   },
 };
