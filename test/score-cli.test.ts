@@ -130,6 +130,15 @@ describe('sqlboard score --flags', () => {
     expect(out.flags).toMatchObject({ flagged: 325, clean: 709 });
     expect(out.systems[0]!.clean).toEqual({ n: 709, correct: 709, accuracy: 1 });
   });
+
+  it('writes a self-contained HTML report with one plotted mark per system', async () => {
+    const html = join(tmp, 'score.html');
+    const r = await runCli(['score', '--questions', DEV, '--db-root', DB, '--store', join(tmp, 'flags.db'), '--system', `gold=${GOLD}`, '--system', `ta=${TA}`, '--html', html]);
+    expect(r.code, r.stderr).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page.match(/<circle[^>]*class="mark"/g)?.length).toBe(2);
+    expect(page).not.toMatch(/(src|href)="https?:/);
+  });
 });
 
 describe('sqlboard score on BIRD-format files', () => {

@@ -68,6 +68,27 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
     sections: [
       {
         title: 'Systems',
+        plots: [
+          {
+            kind: 'interval',
+            title: 'Execution accuracy by rank, Wilson 95% intervals',
+            axisLabel: 'Execution accuracy',
+            percent: true,
+            valueLabel: 'EX (bar: 95% Wilson interval)',
+            ...(flags ? { secondaryLabel: 'EX on the clean subset' } : {}),
+            points: ranked.map((s) => {
+              const ci = wilson(s.correct, s.n);
+              return {
+                label: s.name,
+                value: s.accuracy,
+                low: ci.low,
+                high: ci.high,
+                detail: `${s.correct}/${s.n} correct`,
+                ...(s.clean ? { secondary: s.clean.accuracy } : {}),
+              };
+            }),
+          },
+        ],
         table: { columns, rows },
         notes: [
           `Tasks by difficulty: ${levelsN}.`,
