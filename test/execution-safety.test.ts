@@ -117,3 +117,37 @@ describe('execution engine on a real Spider database', () => {
     await expect(engine.run([{ dbId: 'no_such_db', sql: 'SELECT 1' }])).rejects.toThrow(/unknown database "no_such_db".*--db-root/);
   });
 });
+
+describe('REAL values that are integral', () => {
+  it('are marked, so that the Spider comparator can tell 3.0 from 3 as Python does', async () => {
+    const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1 });
+    try {
+      const [r] = await engine.run([{ dbId: 'flight_2', sql: 'SELECT 1.0, 10, avg(3), 2.5, 7' }]);
+      expect(r!.rows).toEqual([[1, 10, 3, 2.5, 7]]);
+      expect(r!.integralReals).toEqual([0, 2]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('the run store keeps what an execution recorded', () => {
+  it('big integers, blobs and integral-REAL marks survive a reuse', async () => {
+    const { openRunStore } = await import('../src/store/run-store.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-store-')), 'store.db');
+    const sql = "SELECT 1.0, 9007199254740993, x'00ff', NULL, 'a'";
+    const first = openRunStore(file);
+    const e1 = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1, store: first });
+    const [fresh] = await e1.run([{ dbId: 'flight_2', sql }]);
+    await e1.close();
+    first.close();
+    const second = openRunStore(file);
+    const e2 = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1, store: second });
+    const [reused] = await e2.run([{ dbId: 'flight_2', sql }]);
+    expect(e2.stats).toMatchObject({ executed: 0, reused: 1 });
+    await e2.close();
+    second.close();
+    expect({ ...reused, ms: 0 }).toEqual({ ...fresh, ms: 0 });
+    expect(reused!.integralReals).toEqual([0]);
+  });
+});

@@ -49,9 +49,11 @@ export function spiderOrderMatters(goldSql: string, keepDistinct: boolean): bool
   return (keepDistinct ? post : removeDistinct(post)).toLowerCase().includes('order by');
 }
 
-function unorderRow(row: readonly Cell[]): string {
-  const sorted = [...row].sort((a, b) => comparePythonStrings(pythonStrWithType(a), pythonStrWithType(b)));
-  return rowKey(sorted);
+/** `unorder_row`: the row's cells sorted by Python's `str(x) + str(type(x))`. */
+function unorderRow(row: readonly Cell[], firstCell: number, reals: Set<number> | undefined): string {
+  const keyed = row.map((v, c) => ({ v, sortKey: pythonStrWithType(v, reals?.has(firstCell + c) ?? false) }));
+  keyed.sort((a, b) => comparePythonStrings(a.sortKey, b.sortKey));
+  return rowKey(keyed.map((k) => k.v));
 }
 
 /** What the comparison needs of one result, computed once per result object, each part on demand. */
@@ -85,7 +87,8 @@ function cellKeysOf(r: ExecResult, p: Prepared): string[][] {
 
 function unordered(r: ExecResult, p: Prepared): { list: string[]; set: Set<string> } {
   if (!p.unordered) {
-    p.unordered = r.rows.map(unorderRow);
+    const reals = r.integralReals ? new Set(r.integralReals) : undefined;
+    p.unordered = r.rows.map((row, i) => unorderRow(row, i * row.length, reals));
     p.unorderedSet = new Set(p.unordered);
   }
   return { list: p.unordered, set: p.unorderedSet! };
@@ -105,7 +108,11 @@ export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: bo
   const p = prepare(pred);
   // Equal under the identity permutation: quick_rej passes and the identity is among the
   // permutations tried, so the official verdict is 1; most correct predictions end here.
-  if (orderMatters ? g.rowKeys.every((k, i) => k === p.rowKeys[i]) : sameBag(rowBagOf(g), p.rowKeys)) return true;
+  // Not when integral REALs are about: they can sort apart from equal INTEGERs in quick_rej.
+  const plainNumbers = !gold.integralReals && !pred.integralReals;
+  if (plainNumbers && (orderMatters ? g.rowKeys.every((k, i) => k === p.rowKeys[i]) : sameBag(rowBagOf(g), p.rowKeys))) {
+    return true;
+  }
 
   // quick_rej
   const u1 = unordered(gold, g);

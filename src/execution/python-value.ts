@@ -34,12 +34,12 @@ export function joinCellKeys(keys: readonly string[]): string {
 }
 
 /** Python's `str(x) + str(type(x))`, the sort key test-suite-sql-eval uses to unorder a row. */
-export function pythonStrWithType(v: Cell): string {
+export function pythonStrWithType(v: Cell, integralReal = false): string {
   if (v === null) return "None<class 'NoneType'>";
   if (typeof v === 'bigint') return `${v.toString()}<class 'int'>`;
   if (typeof v === 'number') {
-    // Integers within ±2^53 reach us as numbers (SQLite INTEGER); non-integral numbers are REALs.
-    return Number.isInteger(v) ? `${BigInt(v).toString()}<class 'int'>` : `${pythonFloatRepr(v)}<class 'float'>`;
+    // Integral numbers are SQLite INTEGERs unless the result marks them as REALs (ExecResult.integralReals).
+    return Number.isInteger(v) && !integralReal ? `${BigInt(v).toString()}<class 'int'>` : `${pythonFloatRepr(v)}<class 'float'>`;
   }
   if (typeof v === 'string') return `${v}<class 'str'>`;
   return `b'${Buffer.from(v).toString('latin1')}'<class 'bytes'>`;

@@ -30,13 +30,21 @@ export function runQuery(db: Database.Database, sql: string, maxRows: number): E
     stmt.safeIntegers(true);
     const columns = stmt.columns().map((c) => c.name);
     const rows: Cell[][] = [];
+    const integralReals: number[] = [];
     for (const row of stmt.iterate() as IterableIterator<unknown[]>) {
       if (rows.length >= maxRows) {
         throw new QueryError(`result too large: more than ${maxRows.toLocaleString('en-US')} rows (--max-rows)`);
       }
-      rows.push(row.map(toCell));
+      // With safe integers on, INTEGER arrives as bigint and REAL as number: note integral REALs
+      // before both become plain numbers.
+      for (let c = 0; c < row.length; c++) {
+        const v = row[c];
+        if (typeof v === 'number' && Number.isInteger(v)) integralReals.push(rows.length * row.length + c);
+        row[c] = toCell(v);
+      }
+      rows.push(row as Cell[]);
     }
-    return { status: 'ok', columns, rows, ms: elapsed() };
+    return { status: 'ok', columns, rows, ...(integralReals.length > 0 ? { integralReals } : {}), ms: elapsed() };
   } catch (e) {
     return { status: 'error', columns: [], rows: [], error: (e as Error).message, ms: elapsed() };
   }

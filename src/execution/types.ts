@@ -9,6 +9,13 @@ export interface ExecResult {
   columns: string[];
   /** Rows as arrays; empty unless status is ok. */
   rows: Cell[][];
+  /**
+   * Cells (row * columns + column) holding a REAL whose value is integral, e.g. AVG's 3.0. They
+   * arrive as plain numbers like INTEGER 3, and Python's `==` agrees, but test-suite-sql-eval's row
+   * sort key uses `str(x) + str(type(x))` ("3.0<class 'float'>" vs "3<class 'int'>"), so the Spider
+   * comparator needs to know. Absent when there are none.
+   */
+  integralReals?: number[];
   /** Why it failed (SQLite's message, "result too large", "timed out after 30 s", a write refused...). */
   error?: string;
   /** The query's own execution time in milliseconds (from the store when reused). */

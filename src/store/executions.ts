@@ -10,6 +10,9 @@ import type { RunStore } from './run-store.js';
  * row limit): a re-run with the same inputs executes nothing, whatever the paths are.
  * A timeout is kept with its limit, so a later run with a longer --timeout tries again.
  */
+/** Bumped whenever what an execution records changes, so older rows are not reused (2: integral REALs). */
+const RESULT_FORMAT = 2;
+
 export class ExecutionStore {
   private readonly get;
   private readonly put;
@@ -49,7 +52,7 @@ export class ExecutionStore {
   }
 
   static key(dbSha: string, sql: string, maxRows: number): string {
-    return createHash('sha256').update(`${dbSha}\n${maxRows}\n${sql}`).digest('hex');
+    return createHash('sha256').update(`${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${sql}`).digest('hex');
   }
 
   lookup(key: string, timeoutMs: number): ExecResult | undefined {
@@ -58,7 +61,7 @@ export class ExecutionStore {
     if (row.status === 'timeout' && row.timeout_ms < timeoutMs) return undefined;
     return {
       status: row.status as ExecResult['status'],
-      columns: JSON.parse(row.columns) as string[],
+      ...decodeColumns(row.columns),
       rows: decodeRows(row.rows),
       ...(row.error !== null ? { error: row.error } : {}),
       ms: row.ms,
@@ -71,7 +74,8 @@ export class ExecutionStore {
       db: dbSha,
       sql,
       status: result.status,
-      columns: JSON.stringify(result.columns),
+      // Plain array of names, or {names, integralReals} when the result has integral REALs.
+      columns: JSON.stringify(result.integralReals ? { names: result.columns, integralReals: result.integralReals } : result.columns),
       rows: encodeRows(result.rows),
       error: result.error ?? null,
       ms: result.ms,
@@ -90,4 +94,9 @@ function hashFile(path: string): Promise<string> {
       .on('error', reject)
       .on('end', () => resolvePromise(h.digest('hex')));
   });
+}
+
+function decodeColumns(text: string): { columns: string[]; integralReals?: number[] } {
+  const parsed = JSON.parse(text) as string[] | { names: string[]; integralReals: number[] };
+  return Array.isArray(parsed) ? { columns: parsed } : { columns: parsed.names, integralReals: parsed.integralReals };
 }
