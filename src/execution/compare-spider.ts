@@ -34,11 +34,25 @@ export function replaceCurYear(sql: string): string {
   return sql.replace(/YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*/gi, '2020');
 }
 
+const executedSqlMemo = new Map<string, string>();
+
 /**
  * The SQL the official evaluator actually executes for a gold or predicted query. Its
  * evaluation.py also turns ` value ` into ` 1 ` in predictions (for value-less parsers).
  */
 export function spiderExecutedSql(sql: string, keepDistinct: boolean, isPrediction: boolean): string {
+  // Systems share many queries with each other and with the gold: rewrite each text once.
+  const memoKey = `${keepDistinct ? 1 : 0}${isPrediction ? 1 : 0}${sql}`;
+  let out = executedSqlMemo.get(memoKey);
+  if (out === undefined) {
+    out = rewriteForExecution(sql, keepDistinct, isPrediction);
+    if (executedSqlMemo.size > 100_000) executedSqlMemo.clear();
+    executedSqlMemo.set(memoKey, out);
+  }
+  return out;
+}
+
+function rewriteForExecution(sql: string, keepDistinct: boolean, isPrediction: boolean): string {
   const post = spiderPostprocess(isPrediction ? sql.split(' value ').join(' 1 ') : sql);
   return replaceCurYear(keepDistinct ? post : removeDistinct(post));
 }
@@ -61,8 +75,7 @@ interface Prepared {
   rowKeys: string[];
   rowBag?: Map<string, number>;
   cellKeys?: string[][];
-  /** Each row with its cells sorted as `unorder_row` sorts them (quick_rej). */
-  unordered?: string[];
+  /** The set of rows with their cells sorted as `unorder_row` sorts them (quick_rej). */
   unorderedSet?: Set<string>;
 }
 
@@ -85,13 +98,12 @@ function cellKeysOf(r: ExecResult, p: Prepared): string[][] {
   return (p.cellKeys ??= r.rows.map((row) => row.map(cellKey)));
 }
 
-function unordered(r: ExecResult, p: Prepared): { list: string[]; set: Set<string> } {
-  if (!p.unordered) {
+function unordered(r: ExecResult, p: Prepared): { set: Set<string> } {
+  if (!p.unorderedSet) {
     const reals = r.integralReals ? new Set(r.integralReals) : undefined;
-    p.unordered = r.rows.map((row, i) => unorderRow(row, i * row.length, reals));
-    p.unorderedSet = new Set(p.unordered);
+    p.unorderedSet = new Set(r.rows.map((row, i) => unorderRow(row, i * row.length, reals)));
   }
-  return { list: p.unordered, set: p.unorderedSet! };
+  return { set: p.unorderedSet };
 }
 
 /** `result_eq(gold, pred, order_matters)`; an error or timeout on either side is a mismatch. */
@@ -110,16 +122,20 @@ export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: bo
   // permutations tried, so the official verdict is 1; most correct predictions end here.
   // Not when integral REALs are about: they can sort apart from equal INTEGERs in quick_rej.
   const plainNumbers = !gold.integralReals && !pred.integralReals;
-  if (plainNumbers && (orderMatters ? g.rowKeys.every((k, i) => k === p.rowKeys[i]) : equalBags(rowBagOf(g), rowBagOf(p)))) {
-    return true;
-  }
+  const identity = orderMatters ? g.rowKeys.every((k, i) => k === p.rowKeys[i]) : equalBags(rowBagOf(g), rowBagOf(p));
+  if (plainNumbers && identity) return true;
+  // One column: the identity is the only permutation, and sorting one cell changes nothing.
+  if (numCols === 1) return identity;
 
   // quick_rej
-  const u1 = unordered(gold, g);
-  const u2 = unordered(pred, p);
   if (orderMatters) {
-    for (let i = 0; i < u1.list.length; i++) if (u1.list[i] !== u2.list[i]) return false;
-  } else if (!sameSet(u1.set, u2.set)) {
+    // Row by row, stopping at the first difference (long ordered results rarely need all rows).
+    const r1Reals = gold.integralReals ? new Set(gold.integralReals) : undefined;
+    const r2Reals = pred.integralReals ? new Set(pred.integralReals) : undefined;
+    for (let i = 0; i < r1.length; i++) {
+      if (unorderRow(r1[i]!, i * numCols, r1Reals) !== unorderRow(r2[i]!, i * numCols, r2Reals)) return false;
+    }
+  } else if (!sameSet(unordered(gold, g).set, unordered(pred, p).set)) {
     return false;
   }
 

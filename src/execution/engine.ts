@@ -86,7 +86,13 @@ export class ExecutionEngine {
     requests: ExecRequest[],
     onProgress?: (done: number, total: number) => void,
     onResult?: (requestIndex: number, result: ExecResult) => void,
+    opts: { keepRows?: boolean } = {},
   ): Promise<ExecResult[]> {
+    // keepRows: false — the caller consumes rows in onResult; the engine returns results without
+    // rows for what it executed now and keeps none, so big results die young instead of
+    // filling the heap (the store still gets every row).
+    const keepRows = opts.keepRows ?? true;
+    const slim = new Map<string, ExecResult>();
     this.stats.requested += requests.length;
     const keys: string[] = [];
     const todo = new Map<string, { dbSha: string; dbPath: string; sql: string }>();
@@ -132,7 +138,8 @@ export class ExecutionEngine {
       entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
       (jobId, result) => {
         const [key, v] = entries[jobId]!;
-        this.memo.set(key, result);
+        if (keepRows) this.memo.set(key, result);
+        else slim.set(key, { ...result, rows: [] });
         this.stats.executed++;
         this.stats.executionMs += result.ms;
         this.store?.save(key, v.dbSha, v.sql, result, this.timeoutMs, this.maxRows);
@@ -140,7 +147,7 @@ export class ExecutionEngine {
         onProgress?.(++done, total);
       },
     );
-    return keys.map((k) => this.memo.get(k)!);
+    return keys.map((k) => this.memo.get(k) ?? slim.get(k)!);
   }
 
   /** Process ids of the execution processes now alive. */

@@ -96,22 +96,33 @@ export async function runEx(
   const verdicts = systems.map(() => new Array<boolean>(nTasks).fill(false));
   const goldOf: (ExecResult | undefined)[] = new Array(nTasks);
   const predOf: (ExecResult | undefined)[] = new Array(requests.length);
+  // Rows are dropped as soon as their comparisons are done, so that big results die young.
+  const rowless = (r: ExecResult): ExecResult => (r.rows.length === 0 ? r : { ...r, rows: [] });
+  const pending = bench.tasks.map((_, ti) => predIndex.reduce((n, row) => n + (row[ti] === undefined ? 0 : 1), 0));
   const decide = (si: number, ti: number): void => {
-    verdicts[si]![ti] = compare(opts.comparator, goldOf[ti]!, predOf[predIndex[si]![ti]!]!, orderMatters[ti]!);
+    const pi = predIndex[si]![ti]!;
+    verdicts[si]![ti] = compare(opts.comparator, goldOf[ti]!, predOf[pi]!, orderMatters[ti]!);
+    predOf[pi] = rowless(predOf[pi]!);
+    if (--pending[ti]! === 0) goldOf[ti] = rowless(goldOf[ti]!);
   };
-  const results = await engine.run(requests, onProgress, (ri, result) => {
-    if (ri < nTasks) {
-      goldOf[ri] = result;
-      predIndex.forEach((row, si) => {
-        const pi = row[ri];
-        if (pi !== undefined && predOf[pi]) decide(si, ri);
-      });
-    } else {
-      predOf[ri] = result;
-      const { system, task } = owner[ri]!;
-      if (goldOf[task]) decide(system, task);
-    }
-  });
+  const results = await engine.run(
+    requests,
+    onProgress,
+    (ri, result) => {
+      if (ri < nTasks) {
+        goldOf[ri] = result;
+        predIndex.forEach((row, si) => {
+          const pi = row[ri];
+          if (pi !== undefined && predOf[pi]) decide(si, ri);
+        });
+      } else {
+        predOf[ri] = result;
+        const { system, task } = owner[ri]!;
+        if (goldOf[task]) decide(system, task);
+      }
+    },
+    { keepRows: false },
+  );
   const gold = results.slice(0, nTasks);
 
   const items: ItemRecord[] = [];
