@@ -83,7 +83,6 @@ function train(data: PlaneData, rows: readonly number[], y: readonly number[], d
 
 function reliabilityOf(t: Trained, data: PlaneData, i: number, j: number): number {
   const m = t.reliability[j]!;
-  const v = data.verdicts[i]![j]!;
   return typeof m === 'number' ? m : predictCart(m, agentRow(data, i, j));
 }
 
