@@ -1,10 +1,10 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { commands } from './commands/index.js';
+import { registerCommands } from './commands/index.js';
 import { UserError } from './errors.js';
 
 async function main(): Promise<void> {
-  let cli = yargs(hideBin(process.argv))
+  const cli = yargs(hideBin(process.argv))
     .scriptName('sqlboard')
     .strict()
     .demandCommand(1, 'Name a command; `sqlboard --help` lists them.')
@@ -13,8 +13,7 @@ async function main(): Promise<void> {
     .fail((msg, err) => {
       throw err ?? new UserError(msg);
     });
-  for (const command of commands) cli = cli.command(command);
-  await cli.parseAsync();
+  await registerCommands(cli).parseAsync();
 }
 
 main().catch((err: unknown) => {
