@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { evaluateAudit, readGoldErrorLabels, type Evaluation } from '../audit/evaluate.js';
 import { executeForAudit } from '../audit/execute.js';
@@ -12,11 +14,23 @@ import { addReportOptions, emitReport, type ReportOptions } from '../report/outp
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
+import { formatSpiderText } from '../benchmark/spider-text.js';
+import { parseLlmAgentSpecs } from '../judge/agent-specs.js';
+import { generateAgentPredictions, type LlmAgentsResult } from '../judge/agents.js';
+import { readPriceFile } from '../judge/pricing.js';
 
 interface AuditArgs extends ReportOptions {
   questions: string;
   dbRoot: string;
   agent: string[];
+  llmAgent: string[];
+  baseUrl?: string;
+  replay?: string;
+  concurrency: number;
+  maxCostUsd?: number;
+  maxCalls?: number;
+  priceFile?: string;
+  saveAgentSql?: string;
   labels?: string;
   compareFlags?: string;
   out?: string;
@@ -35,7 +49,15 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       y
         .option('questions', { type: 'string', demandOption: true, describe: 'Questions file with gold SQL (BIRD or Spider format)' })
         .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
-        .option('agent', { type: 'string', array: true, demandOption: true, describe: 'NAME=FILE predictions of one agent (repeat; ≥ 3)' })
+        .option('agent', { type: 'string', array: true, default: [], describe: 'NAME=FILE predictions of one agent (repeat; ≥ 3 agents with --llm-agent)' })
+        .option('llm-agent', { type: 'string', array: true, default: [], describe: 'NAME=PROVIDER:MODEL: an agent whose SQL an LLM writes now with prompts/agent.md (openai: OPENAI_API_KEY, gemini: GEMINI_API_KEY, replay: --replay)' })
+        .option('base-url', { type: 'string', describe: 'LLM agents: API endpoint (OpenAI-compatible servers too); else OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL' })
+        .option('replay', { type: 'string', describe: 'LLM agents with the replay provider: JSONL of recorded responses' })
+        .option('concurrency', { alias: 'j', type: 'number', default: 4, describe: 'LLM agents: calls in flight at once' })
+        .option('max-cost-usd', { type: 'number', describe: 'LLM agents: stop before spending more than this (USD); ungenerated tasks are missing' })
+        .option('max-calls', { type: 'number', describe: 'LLM agents: stop before making more calls than this' })
+        .option('price-file', { type: 'string', describe: 'LLM agents: JSON {"model": {"input": n, "output": n}} (USD per million tokens) merged over the price table' })
+        .option('save-agent-sql', { type: 'string', describe: "Write each LLM agent's SQL to DIR/<name>.sql (Spider text, one line per task) for sqlboard score" })
         .option('labels', { type: 'string', describe: 'Labelled sample for evaluation only (query_id,label[,error_type]; 0 = gold error)' })
         .option('compare-flags', { type: 'string', describe: 'Another detector\'s flags (task_id,predicted_label; 0 = flagged) scored on the same sample' })
         .option('out', { type: 'string', describe: 'Write flags.csv, tasks.jsonl, lf-stats.json, agent-stats.json, summary.json here' })
@@ -47,29 +69,72 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     ) as unknown as Argv<AuditArgs>,
   handler: async (argv) => {
     const specs = parseSystemSpecs(argv.agent, 'agent');
-    if (specs.length < 3) throw new UserError(`the audit needs at least 3 agents (got ${specs.length}); repeat --agent NAME=FILE`);
+    const llmSpecs = parseLlmAgentSpecs(argv.llmAgent, specs.map(([name]) => name));
+    const k = specs.length + llmSpecs.length;
+    if (k < 3) throw new UserError(`the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL`);
     if (argv.compareFlags && !argv.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
+    if (!(Number.isInteger(argv.concurrency) && argv.concurrency >= 1)) throw new UserError(`--concurrency must be a whole number ≥ 1 (got ${argv.concurrency})`);
+    if (argv.maxCalls !== undefined && !(Number.isInteger(argv.maxCalls) && argv.maxCalls >= 0)) throw new UserError(`--max-calls must be a whole number ≥ 0 (got ${argv.maxCalls})`);
+    if (argv.maxCostUsd !== undefined && !(argv.maxCostUsd >= 0)) throw new UserError(`--max-cost-usd must be a number ≥ 0 (got ${argv.maxCostUsd})`);
     const bench = loadBenchmark(argv.questions);
     const agents = specs.map(([name, file]) => loadPredictions(file, bench, name));
     // Read the labels file up front so a bad path fails before minutes of execution; it is not passed to the audit.
     const labels = argv.labels ? readGoldErrorLabels(argv.labels) : undefined;
+    const priceTable = argv.priceFile ? readPriceFile(argv.priceFile) : undefined;
     const store = openRunStore(argv.store);
     const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.timeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
-    engine.checkDatabases(bench.tasks.map((t) => t.dbId));
+    const genProgress = terminalProgress('generating SQL');
     const progress = terminalProgress('executing');
-    const t0 = performance.now();
     let inputs;
+    let llm: LlmAgentsResult | undefined;
+    let executionMs = 0;
     try {
+      engine.checkDatabases(bench.tasks.map((t) => t.dbId));
+      if (llmSpecs.length > 0) {
+        llm = await generateAgentPredictions({
+          agents: llmSpecs,
+          bench,
+          dbRoot: argv.dbRoot,
+          baseUrl: argv.baseUrl,
+          replayFile: argv.replay,
+          store,
+          concurrency: argv.concurrency,
+          maxCostUsd: argv.maxCostUsd,
+          maxCalls: argv.maxCalls,
+          priceTable,
+          onProgress: (d, t) => genProgress.update(d, t),
+        });
+        genProgress.stop();
+        agents.push(...llm.predictions);
+      }
+      const t0 = performance.now();
       inputs = await executeForAudit(bench, agents, engine, (d, t) => progress.update(d, t));
+      executionMs = performance.now() - t0;
     } finally {
+      genProgress.stop();
       progress.stop();
       await engine.close();
       store.close();
     }
-    const executionMs = performance.now() - t0;
+    if (llm?.stopped) process.stderr.write(`sqlboard: LLM agents stopped: ${llm.stopped}; the rest count as missing predictions. Answers so far are kept in ${argv.store}: re-run to continue.\n`);
+    for (const p of llm?.predictions ?? []) for (const note of p.notes ?? []) process.stderr.write(`sqlboard: ${p.system}: ${note}\n`);
+    if (argv.saveAgentSql && llm) {
+      mkdirSync(argv.saveAgentSql, { recursive: true });
+      for (const p of llm.predictions) {
+        const file = join(argv.saveAgentSql, `${p.system}.sql`);
+        writeFileSync(file, formatSpiderText(bench, p));
+        process.stderr.write(`sqlboard: wrote ${file}\n`);
+      }
+    }
     const report = runAuditPipeline(inputs, { seed: argv.seed, ...(argv.k ? { k: argv.k } : {}) });
     const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, argv.compareFlags ? { compareFlags: argv.compareFlags } : {}) : undefined;
-    const ctx = { questions: argv.questions, seed: argv.seed, executionMs, ...(argv.labels ? { labelsFile: argv.labels } : {}) };
+    const ctx = {
+      questions: argv.questions,
+      seed: argv.seed,
+      executionMs,
+      ...(argv.labels ? { labelsFile: argv.labels } : {}),
+      ...(llm ? { llmAgents: llm.agents, ...(llm.stopped ? { llmStopped: llm.stopped } : {}) } : {}),
+    };
     const json = auditJson(report, ev, ctx);
     if (argv.out) for (const f of writeAuditOutputs(argv.out, report, json, ev)) process.stderr.write(`sqlboard: wrote ${f}\n`);
     emitReport(auditReport(report, ev, ctx), json, argv);

@@ -29,7 +29,11 @@ export interface AgentInput {
  * One SQL-generating agent call through the judge's client (so it is cached,
  * budgeted and retried like judge calls).
  */
-export async function generateSql(client: LlmClient, template: PromptTemplate, input: AgentInput): Promise<{ sql: string; raw: string; usage: Usage }> {
+export async function generateSql(
+  client: LlmClient,
+  template: PromptTemplate,
+  input: AgentInput,
+): Promise<{ sql: string; raw: string; usage: Usage; truncated: boolean }> {
   const messages = renderPrompt(template, { ...input, evidence: input.evidence.trim() === '' ? '(none)' : input.evidence });
   const res = await client.call(template.hash, messages);
   const usage = emptyUsage();
@@ -39,5 +43,6 @@ export async function generateSql(client: LlmClient, template: PromptTemplate, i
   usage.outputTokens = res.usage.outputTokens;
   usage.costUsd = res.costUsd;
   usage.latencyMs = res.latencyMs;
-  return { sql: extractSql(res.text), raw: res.text, usage };
+  // A cut answer may hold a plausible but unfinished query: the caller must not run it as the agent's SQL.
+  return { sql: extractSql(res.text), raw: res.text, usage, truncated: res.truncated === true };
 }

@@ -1,5 +1,6 @@
 import type { Evaluation, Scored } from '../audit/evaluate.js';
 import type { AuditReport } from '../audit/pipeline.js';
+import type { LlmAgentSummary } from '../judge/agents.js';
 import type { Report, Section } from './model.js';
 
 export interface AuditContext {
@@ -8,6 +9,10 @@ export interface AuditContext {
   seed: number;
   /** Wall time of the execution phase, ms. */
   executionMs?: number;
+  /** Agents whose SQL was generated live by an LLM in this run (--llm-agent). */
+  llmAgents?: LlmAgentSummary[];
+  /** Why generation stopped early (budget), if it did. */
+  llmStopped?: string;
 }
 
 const metricsOf = (s: Scored): Record<string, number> => ({
@@ -52,6 +57,8 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     decisionPlane: report.plane,
     cpuMs: report.ms,
     executionMs: ctx.executionMs ?? null,
+    llmAgents: ctx.llmAgents ?? [],
+    llmStopped: ctx.llmStopped ?? null,
   };
 }
 
@@ -119,6 +126,7 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       rows: report.agentStats.agents.map((a) => ({ ...a })),
     },
   });
+  if (ctx.llmAgents && ctx.llmAgents.length > 0) sections.push(llmAgentsSection(ctx.llmAgents, ctx.llmStopped));
   sections.push({
     title: 'Labeling functions',
     detail: true,
@@ -147,5 +155,42 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       'CPU pass': `${(report.ms / 1000).toFixed(2)} s`,
     },
     sections,
+  };
+}
+
+/** How the live LLM agents' SQL was made: counts, calls, tokens, cost, and why tasks have none. */
+function llmAgentsSection(agents: readonly LlmAgentSummary[], stopped: string | undefined): Section {
+  const notes = [
+    'Generated with prompts/agent.md (schema, question, evidence → SQL); calls, tokens and cost are this run\'s (answers from the run store cost nothing now).',
+    ...(stopped ? [`Generation stopped early: ${stopped}. Re-run to generate the rest (answers so far are kept).`] : []),
+    ...agents.filter((a) => a.failed > 0).map((a) => `${a.name}: ${a.failed} tasks count as missing predictions; e.g. task ${a.failures[0]!.taskId}: ${a.failures[0]!.reason}`),
+  ];
+  return {
+    title: 'LLM agents',
+    notes,
+    table: {
+      columns: [
+        { key: 'name', header: 'Agent' },
+        { key: 'model', header: 'Model' },
+        { key: 'generated', header: 'Generated', format: 'integer' },
+        { key: 'failed', header: 'Failed', format: 'integer' },
+        { key: 'calls', header: 'Calls', format: 'integer' },
+        { key: 'cachedCalls', header: 'Cached', format: 'integer' },
+        { key: 'inputTokens', header: 'Input tokens', format: 'integer' },
+        { key: 'outputTokens', header: 'Output tokens', format: 'integer' },
+        { key: 'costUsd', header: 'Cost (USD)', format: 'fixed', digits: 4 },
+      ],
+      rows: agents.map((a) => ({
+        name: a.name,
+        model: `${a.provider}:${a.resolvedModel ?? a.model}`,
+        generated: a.generated,
+        failed: a.failed,
+        calls: a.calls,
+        cachedCalls: a.cachedCalls,
+        inputTokens: a.inputTokens,
+        outputTokens: a.outputTokens,
+        costUsd: a.costUsd,
+      })),
+    },
   };
 }
