@@ -172,10 +172,12 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
   for (const a of agents) {
     // Failures in task order, so messages and JSON do not depend on which call landed first.
     const failures = tasks.filter((t) => a.failures.has(t.id)).map((t) => ({ taskId: t.id, reason: a.failures.get(t.id)! }));
+    // In task order too: calls land in any order, but the set should read like a file.
+    const byTask = new Map(tasks.flatMap((t) => (a.byTask.has(t.id) ? [[t.id, a.byTask.get(t.id)!] as const] : [])));
     predictions.push({
       system: a.spec.name,
       file: `${a.spec.provider}:${a.spec.model}`,
-      byTask: a.byTask,
+      byTask,
       format: 'llm-agent',
       notes: failures.length > 0 ? [failureNote(failures, tasks.length)] : [],
     });
