@@ -121,7 +121,8 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     if (argv.saveAgentSql && llm) {
       mkdirSync(argv.saveAgentSql, { recursive: true });
       for (const p of llm.predictions) {
-        const file = join(argv.saveAgentSql, `${p.system}.sql`);
+        // An agent name is free text: keep it one plain file name inside DIR.
+        const file = join(argv.saveAgentSql, `${p.system.replace(/[^\w.-]/g, '_')}.sql`);
         writeFileSync(file, formatSpiderText(bench, p));
         process.stderr.write(`sqlboard: wrote ${file}\n`);
       }
