@@ -16,6 +16,7 @@ import type { LlmProvider } from './providers/types.js';
 import { DEFAULT_RETRY } from './retry.js';
 import type { RetryPolicy, Sleep } from './retry.js';
 import { createSchemaSource } from './schema-text.js';
+import { fatalProviderError } from './fatal-provider-error.js';
 
 export interface LlmAgentsOptions {
   agents: readonly LlmAgentSpec[];
@@ -152,7 +153,7 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
               stopped ??= e.message;
               a.failures.set(task.id, `not generated: ${e.message}`);
             } else if (e instanceof ProviderError) {
-              const stop = fatalProviderError(e, a.client, a.spec);
+              const stop = fatalProviderError(e, a.client, a.spec.model, `agent ${a.spec.name}`);
               if (stop) fatal ??= { error: stop };
               else a.failures.set(task.id, `provider error: ${e.message}`);
             } else {
@@ -208,15 +209,6 @@ function answerProblem(sql: string, raw: string, truncated: boolean): string | u
   if (truncated) return 'malformed answer: cut at the output-token limit';
   if (sql === '') return 'malformed answer: empty';
   if (!QUERY_START.test(sql)) return `malformed answer: no SELECT query in ${JSON.stringify(cleanMessage(raw.replace(/\s+/g, ' ').trim(), 80))}`;
-  return undefined;
-}
-
-/** Errors that would fail every call alike: stop the run and say what to fix, as the judge does. */
-function fatalProviderError(e: ProviderError, client: LlmClient, spec: LlmAgentSpec): UserError | undefined {
-  const api = `the ${client.provider.name} API (agent ${spec.name})`;
-  if (e.status === 401 || e.status === 403) return new UserError(`${api} refused the credentials (${e.message}); check the API key variable.`);
-  if (e.status === 404) return new UserError(`${api} does not know model "${spec.model}" (${e.message}).`);
-  if (e.kind === 'network') return new UserError(`cannot reach ${api} at ${client.provider.baseUrl} (${e.message}); check --base-url and the network.`);
   return undefined;
 }
 

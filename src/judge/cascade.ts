@@ -1,7 +1,7 @@
-import { UserError } from '../errors.js';
 import type { ExecResult } from '../execution/types.js';
 import type { Task } from '../benchmark/types.js';
 import { BudgetExceeded } from './budget.js';
+import { fatalProviderError } from './fatal-provider-error.js';
 import type { LlmClient } from './llm-client.js';
 import { parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
 import type { Ambiguity, RefuterAnswer } from './parse-output.js';
@@ -156,10 +156,8 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
   } catch (e) {
     if (e instanceof BudgetExceeded) throw e;
     if (e instanceof ProviderError) {
-      if (e.status === 401 || e.status === 403) throw new UserError(`the ${deps.client.provider.name} API refused the credentials (${e.message}); check the API key variable.`);
-      if (e.status === 404) throw new UserError(`the ${deps.client.provider.name} API does not know model "${deps.client.model}" (${e.message}).`);
-      // Unreachable after every retry: a wrong --base-url or no network, not this item's fault.
-      if (e.kind === 'network') throw new UserError(`cannot reach the ${deps.client.provider.name} API at ${deps.client.provider.baseUrl} (${e.message}); check --base-url and the network.`);
+      const fatal = fatalProviderError(e, deps.client, deps.client.model);
+      if (fatal) throw fatal;
       return { ...item, route: stage, unscored: `provider error: ${e.message}`, transient: true };
     }
     throw e;
