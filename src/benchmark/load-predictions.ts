@@ -58,7 +58,8 @@ export function loadPredictions(file: string, bench: Benchmark, system: string):
     set.format = 'spider-text';
     loadSpiderText(file, text, bench, knownDbs, set);
   }
-  for (const p of set.byTask.values()) checkDb(file, bench, p);
+  const dbOf = new Map(bench.tasks.map((t) => [t.id, t.dbId]));
+  for (const p of set.byTask.values()) checkDb(file, bench, dbOf, p);
   return set;
 }
 
@@ -209,14 +210,14 @@ function loadCsv(file: string, text: string, bench: Benchmark, set: PredictionSe
   });
 }
 
-function checkDb(file: string, bench: Benchmark, p: Prediction): void {
+function checkDb(file: string, bench: Benchmark, dbOf: Map<string, string>, p: Prediction): void {
   if (p.dbId === undefined) return;
-  const task = bench.tasks.find((t) => t.id === p.taskId);
-  if (task && task.dbId !== p.dbId) {
+  const taskDb = dbOf.get(p.taskId);
+  if (taskDb !== undefined && taskDb !== p.dbId) {
     throw new InputFileError(
       file,
       p.line,
-      `prediction for question ${p.taskId} names database "${p.dbId}" but the question is on "${task.dbId}": is the file aligned with ${bench.source}?`,
+      `prediction for question ${p.taskId} names database "${p.dbId}" but the question is on "${taskDb}": is the file aligned with ${bench.source}?`,
     );
   }
 }

@@ -97,6 +97,7 @@ export class ExecutionEngine {
     const keys: string[] = [];
     const todo = new Map<string, { dbSha: string; dbPath: string; sql: string }>();
     let reusedNow = 0;
+    const seen = new Set<string>();
     for (const r of requests) {
       const dbPath = this.dbPath(r.dbId);
       const dbSha = await this.sha(dbPath);
@@ -104,9 +105,11 @@ export class ExecutionEngine {
       // when there is a store to ask.
       const key = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows) : `${dbSha}\n${r.sql}`;
       keys.push(key);
-      if (this.memo.has(key) || todo.has(key)) continue;
+      if (seen.has(key)) continue;
+      seen.add(key);
       this.stats.distinct++;
-      const stored = this.store?.lookup(key, this.timeoutMs);
+      // Known from an earlier call of this engine, or from the run store.
+      const stored = this.memo.get(key) ?? this.store?.lookup(key, this.timeoutMs);
       if (stored) {
         this.memo.set(key, stored);
         this.stats.reused++;

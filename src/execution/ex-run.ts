@@ -88,7 +88,7 @@ export async function runEx(
   // Difficulty and order rules come first (parsing overlaps the processes' start-up); each
   // verdict is then decided as soon as both its gold and its prediction results exist.
   const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
-  const orderMatters = bench.tasks.map((t) => spiderOrderMatters(t.goldSql, keepDistinct));
+  const orderMatters = bench.tasks.map((t) => opts.comparator === 'spider' && spiderOrderMatters(t.goldSql, keepDistinct));
   const levels = LEVELS[bench.format];
   const nTasks = bench.tasks.length;
   const owner: { system: number; task: number }[] = [];
@@ -176,7 +176,8 @@ export async function runEx(
     comparator: opts.comparator,
     keepDistinct,
     tasks: bench.tasks.length,
-    difficultyLevels: Object.keys(scores[0]?.byDifficulty ?? Object.fromEntries(levels.map((l) => [l, 0]))),
+    // The format's levels, then any other level the questions file uses.
+    difficultyLevels: [...new Set([...levels, ...difficulties])],
     systems: scores,
     items,
     execution: { ...engine.stats },

@@ -46,6 +46,8 @@ export class ProcessPool {
   run(jobs: PoolJob[], onResult: (jobId: number, result: ExecResult) => void): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     if (this.closed) throw new Error('pool closed');
+    // One run at a time: results are routed to this run's callback.
+    if (this.finish) throw new Error('the execution pool is already running a batch of queries');
     this.onResult = onResult;
     this.queue.push(...jobs);
     this.pending += jobs.length;
