@@ -37,7 +37,7 @@ export function readItems(file: string): ItemRecord[] {
   return out;
 }
 
-export function formatItems(records: Iterable<ItemRecord>): string {
+function formatItems(records: Iterable<ItemRecord>): string {
   let s = '';
   for (const r of records) s += JSON.stringify(r) + '\n';
   return s;
