@@ -90,14 +90,63 @@ export function pairedBootstrapDiff(
     },
     opts,
   );
+  return pairedResult(res, res.samples);
+}
+
+/** A difference-of-means interval as pairedBootstrapDiff returns it (no resamples → pGreater NaN). */
+function pairedResult(iv: Interval, samples: Float64Array): Interval & { pGreater: number } {
   let greater = 0;
-  for (const v of res.samples) if (v > 0) greater++;
-  const { iterations, seed, confidence } = resolve(opts);
+  for (const v of samples) if (v > 0) greater++;
   return {
-    estimate: res.estimate,
-    low: res.low,
-    high: res.high,
-    method: `paired ${methodText(iterations, seed, confidence)}; difference of means`,
-    pGreater: n === 0 ? NaN : greater / res.samples.length,
+    estimate: iv.estimate,
+    low: iv.low,
+    high: iv.high,
+    method: `paired ${iv.method}; difference of means`,
+    pGreater: samples.length === 0 ? NaN : greater / samples.length,
   };
+}
+
+/**
+ * Correct counts of 0/1 rows (one per system, all of length n) in each resample, drawn exactly
+ * as bootstrapInterval draws them for the same seed: `counts[s][r]` = Σ rows[s][i] over the
+ * items of resample r. One pass serves every pairwise difference (pairedDiffFromCounts) and the
+ * rank ranges, where a pairedBootstrapDiff per pair would redraw the same resamples each time.
+ * n = 0 → no resamples (empty arrays).
+ */
+export function resampleCounts(rows: readonly Uint8Array[], opts?: BootstrapOptions): Uint32Array[] {
+  const { iterations, seed } = resolve(opts);
+  const n = rows[0]?.length ?? 0;
+  if (n === 0) return rows.map(() => new Uint32Array(0));
+  const counts = rows.map(() => new Uint32Array(iterations));
+  const rng = createRng(seed);
+  const idx = new Uint32Array(n);
+  for (let r = 0; r < iterations; r++) {
+    for (let i = 0; i < n; i++) idx[i] = Math.floor(rng() * n);
+    for (let s = 0; s < rows.length; s++) {
+      const row = rows[s]!;
+      let c = 0;
+      for (let i = 0; i < n; i++) c += row[idx[i]!]!;
+      counts[s]![r] = c;
+    }
+  }
+  return counts;
+}
+
+/**
+ * pairedBootstrapDiff of two 0/1 rows from their resampleCounts (same opts): kA, kB are the rows'
+ * totals over the n items. Identical to pairedBootstrapDiff(rowA, rowB, opts), since a sum of
+ * 0/±1 differences is exact in floating point.
+ */
+export function pairedDiffFromCounts(
+  a: { k: number; resampled: Uint32Array },
+  b: { k: number; resampled: Uint32Array },
+  n: number,
+  opts?: BootstrapOptions,
+): Interval & { pGreater: number } {
+  const { iterations, seed, confidence } = resolve(opts);
+  const method = methodText(iterations, seed, confidence);
+  if (n === 0) return pairedResult({ estimate: NaN, low: NaN, high: NaN, method }, new Float64Array(0));
+  const samples = new Float64Array(iterations);
+  for (let r = 0; r < iterations; r++) samples[r] = (a.resampled[r]! - b.resampled[r]!) / n;
+  return pairedResult({ estimate: (a.k - b.k) / n, ...percentiles(samples, confidence), method }, samples);
 }

@@ -1,9 +1,9 @@
-import { pairedBootstrapDiff } from './bootstrap.js';
+import { pairedDiffFromCounts, resampleCounts } from './bootstrap.js';
 import { competitionRanks } from './board-gaps.js';
 import { gapThreshold, type GapResult } from './gap.js';
 import { wilson, type Interval } from './intervals.js';
 import { mcnemarExact, type McNemarResult } from './mcnemar.js';
-import { bootstrapRankRanges, type RankRange } from './rank-ranges.js';
+import { rankRanges, type RankRange } from './rank-ranges.js';
 import { alignVerdicts, type VerdictSource } from './verdict-matrix.js';
 
 export type { VerdictSource } from './verdict-matrix.js';
@@ -167,8 +167,10 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
   const ranks = competitionRanks(order.map((s) => totals[s]!));
   const cleanCounts = cleanMask ? rows.map((row) => count(row, cleanMask)) : undefined;
   const cleanRanks = cleanCounts ? competitionRanks(cleanCounts.map((c) => c.k)) : undefined;
-  const rankRanges = bootstrapRankRanges(rows, { iterations, seed, confidence });
   const boot = { iterations, seed, confidence };
+  // One pass over the task resamples serves the rank ranges and every pair's interval.
+  const resampled = resampleCounts(rows, boot);
+  const ranges = rankRanges(resampled, confidence);
 
   const pairs: SystemPair[] = [];
   for (let i = 0; i < rows.length; i++) {
@@ -180,7 +182,12 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
         b: names[j]!,
         rankA: ranks[i]!,
         rankB: ranks[j]!,
-        difference: pairedBootstrapDiff(rows[i]!, rows[j]!, boot),
+        difference: pairedDiffFromCounts(
+          { k: totals[order[i]!]!, resampled: resampled[i]! },
+          { k: totals[order[j]!]!, resampled: resampled[j]! },
+          n,
+          boot,
+        ),
         mcnemar: mc,
         significant: mc.pValue < alpha,
       };
@@ -211,7 +218,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
       absent: m.absent[s]!,
       missingPrediction: m.missingPrediction[s]!,
       undecided: m.undecided[s]!,
-      rankRange: rankRanges[i]!,
+      rankRange: ranges[i]!,
     };
     if (cleanCounts && cleanRanks) {
       const c = cleanCounts[i]!;
