@@ -7,7 +7,6 @@ import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { taskDifficulty } from '../execution/ex-run.js';
-import { defaultMaxOutputTokens } from '../judge/llm-client.js';
 import { judgeItemRecord } from '../judge/records.js';
 import { formatReplay, replayEntries } from '../judge/replay-export.js';
 import { parsePriceFlag, readPriceFile } from '../judge/pricing.js';
@@ -133,7 +132,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         snapshot: argv.snapshot,
         previewRows: argv.previewRows,
         maxReasks: argv.maxReasks,
-        sampling: { temperature: argv.temperature, maxOutputTokens: argv.maxOutputTokens ?? defaultMaxOutputTokens(argv.model) },
+        sampling: { temperature: argv.temperature, maxOutputTokens: argv.maxOutputTokens },
       });
       const run = await runJudge({
         bench,

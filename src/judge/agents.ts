@@ -6,14 +6,13 @@ import type { LlmAgentSpec } from './agent-specs.js';
 import { Budget, BudgetExceeded } from './budget.js';
 import { createLimiter } from './limit.js';
 import { LlmCache } from './llm-cache.js';
-import { DEFAULT_SAMPLING, LlmClient, defaultMaxOutputTokens } from './llm-client.js';
+import { LlmClient } from './llm-client.js';
 import { DEFAULT_PRICES, lookupPrice } from './pricing.js';
 import type { Price } from './pricing.js';
 import { loadPrompt } from './prompts.js';
 import { createProvider } from './providers/index.js';
 import { ProviderError, cleanMessage } from './providers/types.js';
 import type { LlmProvider } from './providers/types.js';
-import { DEFAULT_RETRY } from './retry.js';
 import type { RetryPolicy, Sleep } from './retry.js';
 import { createSchemaSource } from './schema-text.js';
 import { fatalProviderError } from './fatal-provider-error.js';
@@ -118,9 +117,9 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
     const client = new LlmClient({
       provider,
       model: spec.model,
-      sampling: { temperature: o.temperature ?? DEFAULT_SAMPLING.temperature, maxOutputTokens: o.maxOutputTokens ?? defaultMaxOutputTokens(spec.model) },
+      sampling: { temperature: o.temperature, maxOutputTokens: o.maxOutputTokens },
       timeoutMs: o.timeoutMs,
-      retry: o.retry ?? DEFAULT_RETRY,
+      retry: o.retry,
       cache,
       budget,
       price,

@@ -12,7 +12,8 @@ import type { ChatMessage, LlmProvider, Sampling } from './providers/types.js';
 export interface LlmClientOptions {
   provider: LlmProvider;
   model: string;
-  sampling?: Sampling;
+  /** Each part left out takes its default: temperature 0, defaultMaxOutputTokens(model). */
+  sampling?: Partial<Sampling>;
   /** Per-call (per-attempt) timeout in ms (default 120 000). */
   timeoutMs?: number;
   retry?: RetryPolicy;
@@ -39,10 +40,10 @@ export interface ClientStats {
   costUsd: number;
 }
 
-export const DEFAULT_SAMPLING: Sampling = { temperature: 0, maxOutputTokens: 2048 };
+const DEFAULT_SAMPLING: Sampling = { temperature: 0, maxOutputTokens: 2048 };
 
 /** Reasoning models spend output tokens thinking before the JSON: give them room. */
-export function defaultMaxOutputTokens(model: string): number {
+function defaultMaxOutputTokens(model: string): number {
   return isReasoningModel(model) ? 16_384 : DEFAULT_SAMPLING.maxOutputTokens;
 }
 
@@ -66,7 +67,10 @@ export class LlmClient {
   constructor(private readonly opts: LlmClientOptions) {
     this.provider = opts.provider;
     this.model = opts.model;
-    this.sampling = opts.sampling ?? { temperature: DEFAULT_SAMPLING.temperature, maxOutputTokens: defaultMaxOutputTokens(opts.model) };
+    this.sampling = {
+      temperature: opts.sampling?.temperature ?? DEFAULT_SAMPLING.temperature,
+      maxOutputTokens: opts.sampling?.maxOutputTokens ?? defaultMaxOutputTokens(opts.model),
+    };
     this.limit = createLimiter(opts.concurrency ?? 4);
   }
 

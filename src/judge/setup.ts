@@ -5,14 +5,13 @@ import { Budget } from './budget.js';
 import type { CascadeDeps } from './cascade.js';
 import { judgeName } from './judge-name.js';
 import { LlmCache } from './llm-cache.js';
-import { DEFAULT_SAMPLING, LlmClient, defaultMaxOutputTokens } from './llm-client.js';
+import { LlmClient } from './llm-client.js';
 import { DEFAULT_PRICES, lookupPrice } from './pricing.js';
 import type { Price } from './pricing.js';
 import { loadPrompt } from './prompts.js';
 import { createProvider } from './providers/index.js';
 import type { ProviderConfig } from './providers/index.js';
 import type { LlmProvider, Sampling } from './providers/types.js';
-import { DEFAULT_RETRY } from './retry.js';
 import type { RetryPolicy, Sleep } from './retry.js';
 import { judgeConfigKey } from './run.js';
 import { createSchemaSource } from './schema-text.js';
@@ -44,7 +43,8 @@ export interface LiveJudgeOptions {
   promptsDir?: string;
   previewRows?: number;
   maxReasks?: number;
-  sampling?: Sampling;
+  /** Parts left out take the client's defaults (see LlmClient). */
+  sampling?: Partial<Sampling>;
   env?: NodeJS.ProcessEnv;
   sleep?: Sleep;
 }
@@ -83,9 +83,9 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   const client = new LlmClient({
     provider,
     model: o.model,
-    sampling: o.sampling ?? { temperature: DEFAULT_SAMPLING.temperature, maxOutputTokens: defaultMaxOutputTokens(o.model) },
+    sampling: o.sampling,
     timeoutMs: o.timeoutMs,
-    retry: o.retry ?? DEFAULT_RETRY,
+    retry: o.retry,
     cache,
     budget,
     price,
