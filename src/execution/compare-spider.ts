@@ -98,12 +98,12 @@ function cellKeysOf(r: ExecResult, p: Prepared): string[][] {
   return (p.cellKeys ??= r.rows.map((row) => row.map(cellKey)));
 }
 
-function unordered(r: ExecResult, p: Prepared): { set: Set<string> } {
+function unorderedSetOf(r: ExecResult, p: Prepared): Set<string> {
   if (!p.unorderedSet) {
     const reals = r.integralReals ? new Set(r.integralReals) : undefined;
     p.unorderedSet = new Set(r.rows.map((row, i) => unorderRow(row, i * row.length, reals)));
   }
-  return { set: p.unorderedSet };
+  return p.unorderedSet;
 }
 
 /** `result_eq(gold, pred, order_matters)`; an error or timeout on either side is a mismatch. */
@@ -135,7 +135,7 @@ export function spiderEqual(gold: ExecResult, pred: ExecResult, orderMatters: bo
     for (let i = 0; i < r1.length; i++) {
       if (unorderRow(r1[i]!, i * numCols, r1Reals) !== unorderRow(r2[i]!, i * numCols, r2Reals)) return false;
     }
-  } else if (!sameSet(unordered(gold, g).set, unordered(pred, p).set)) {
+  } else if (!sameSet(unorderedSetOf(gold, g), unorderedSetOf(pred, p))) {
     return false;
   }
 
