@@ -6,9 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { readErrorFlags } from '../benchmark/error-flags.js';
 import { InputFileError } from '../errors.js';
 import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
-import type { Confusion } from '../stats/confusion.js';
+import { confusionFrom, type Confusion } from '../stats/confusion.js';
 import { readLabelFile } from '../stats/label-files.js';
 import { roganGladen } from '../stats/prevalence.js';
 import type { AuditReport } from './pipeline.js';
@@ -42,14 +43,6 @@ export function readGoldErrorLabels(file: string): GoldErrorLabels {
   return { file, isError, errorType };
 }
 
-/** Reads a flags file in SALUS's format (`task_id,predicted_label`, 0 = flagged). */
-export function readFlagsFile(file: string): Map<string, boolean> {
-  const set = readLabelFile(file);
-  const flagged = new Map<string, boolean>();
-  for (const [id, correct] of set.labels) flagged.set(id, !correct);
-  return flagged;
-}
-
 export interface Scored {
   confusion: Confusion;
   metrics: DetectorMetrics;
@@ -77,15 +70,7 @@ export interface Evaluation {
 }
 
 function score(ids: readonly string[], truth: Map<string, boolean>, flagged: (id: string) => boolean): Scored {
-  const c: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
-  for (const id of ids) {
-    const t = truth.get(id)!;
-    const p = flagged(id);
-    if (t && p) c.tp++;
-    else if (p) c.fp++;
-    else if (t) c.fn++;
-    else c.tn++;
-  }
+  const c = confusionFrom(ids.map((id) => truth.get(id)!), ids.map((id) => flagged(id)));
   return { confusion: c, metrics: detectorMetrics(c) };
 }
 
@@ -132,7 +117,8 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
     calibrated,
   };
   if (opts.compareFlags) {
-    const other = readFlagsFile(opts.compareFlags);
+    // SALUS's flags format, read as `leaderboard --flags` and `score --flags` read it.
+    const other = readErrorFlags(opts.compareFlags);
     const inSample = ids.filter((id) => other.has(id));
     out.compare = {
       file: opts.compareFlags,

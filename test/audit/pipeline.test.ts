@@ -85,7 +85,7 @@ describe('audit pipeline (label-free CPU pass)', () => {
     // Structural guarantee: the audit's inputs have no label field, and only evaluate.ts reads label files.
     const dir = join(ROOT, 'src', 'audit');
     const files = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'lfs')).map((f) => join(dir, 'lfs', f))].filter((f) => f.endsWith('.ts'));
-    const readers = files.filter((f) => /label-files|GoldErrorLabels|readFlagsFile/.test(readFileSync(f, 'utf8')));
+    const readers = files.filter((f) => /label-files|GoldErrorLabels|readErrorFlags/.test(readFileSync(f, 'utf8')));
     expect(readers.map((f) => f.slice(dir.length + 1))).toEqual(['evaluate.ts']);
     // Nothing in the audit imports evaluation code (a type import for output files carries no code).
     const importers = files.filter((f) => /import \{[^}]*\} from '\.\/evaluate\.js'/.test(readFileSync(f, 'utf8')));
