@@ -1,3 +1,5 @@
+import { detectorMetrics } from '../stats/agreement.js';
+import { confusionFrom } from '../stats/confusion.js';
 import { fitCart, predictCart, type CartNode } from './cart.js';
 import { stratifiedFolds } from './folds.js';
 import { fitLogistic, predictLogistic, sigmoid } from './logistic.js';
@@ -47,10 +49,12 @@ export interface PlaneOutput {
 }
 
 const agentRow = (data: PlaneData, i: number, j: number): number[] => [...data.features[i]!, ...data.agentFeatures[i]![j]!];
-const dissent = (vs: readonly Verdict[]): number[] => {
+/** The fallback task model's row: the gold's features, the agents' dissent share and how many agents are valid. */
+const taskRow = (data: PlaneData, i: number): number[] => {
+  const vs = data.verdicts[i]!;
   const valid = vs.filter((v) => v !== 'invalid').length;
   const dis = vs.filter((v) => v === 'disagree').length;
-  return [valid > 0 ? dis / valid : 0.5, valid];
+  return [...data.features[i]!, valid > 0 ? dis / valid : 0.5, valid];
 };
 
 function train(data: PlaneData, rows: readonly number[], y: readonly number[], depth: number, fusion: boolean): Trained {
@@ -68,11 +72,7 @@ function train(data: PlaneData, rows: readonly number[], y: readonly number[], d
     });
     reliability.push(X.length >= 10 ? fitCart(X, t, { maxDepth: depth }) : (t.reduce((a, b) => a + b, 0) + 1) / (t.length + 2));
   }
-  const fallback = fitCart(
-    rows.map((i) => [...data.features[i]!, ...dissent(data.verdicts[i]!)]),
-    y,
-    { maxDepth: depth },
-  );
+  const fallback = fitCart(rows.map((i) => taskRow(data, i)), y, { maxDepth: depth });
   const trained: Trained = { reliability, fallback };
   if (fusion) {
     const Xf = rows.map((i) => fusionInputs(trained, data, i));
@@ -100,13 +100,12 @@ function weightedScore(t: Trained, data: PlaneData, i: number): number {
 }
 
 function fusionInputs(t: Trained, data: PlaneData, i: number): number[] {
-  return [weightedScore(t, data, i), predictCart(t.fallback, [...data.features[i]!, ...dissent(data.verdicts[i]!)])];
+  return [weightedScore(t, data, i), predictCart(t.fallback, taskRow(data, i))];
 }
 
 function predict(t: Trained, data: PlaneData, i: number, agg: Aggregation): number {
   const vs = data.verdicts[i]!;
-  const fb = predictCart(t.fallback, [...data.features[i]!, ...dissent(vs)]);
-  if (!vs.some((v) => v !== 'invalid')) return fb;
+  if (!vs.some((v) => v !== 'invalid')) return predictCart(t.fallback, taskRow(data, i));
   switch (agg) {
     case 'weighted':
       return sigmoid(weightedScore(t, data, i));
@@ -125,16 +124,9 @@ function predict(t: Trained, data: PlaneData, i: number, agg: Aggregation): numb
   }
 }
 
+/** F1 of the error class; 0 when undefined (no errors and no flags in the fold). */
 function f1(truth: readonly number[], pred: readonly boolean[]): number {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  truth.forEach((y, r) => {
-    if (pred[r] && y === 1) tp++;
-    else if (pred[r]) fp++;
-    else if (y === 1) fn++;
-  });
-  return 2 * tp + fp + fn === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
+  return detectorMetrics(confusionFrom(truth.map((y) => y === 1), pred)).f1 || 0;
 }
 
 /** Chooses the configuration by 5-fold stratified CV on the high-confidence set, refits on all of it, predicts every task. */
