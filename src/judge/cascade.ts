@@ -109,13 +109,23 @@ function base(input: JudgeInput, ex: boolean): JudgedItem {
   return item;
 }
 
+/** Execution accuracy: both queries ran and their results are equal under the comparator. */
+function exOf(input: JudgeInput, deps: CascadeDeps): boolean {
+  return input.pred?.status === 'ok' && input.gold.status === 'ok' && deps.equal(input.gold, input.pred);
+}
+
+/** An item the run did not judge (it stopped first): no verdict, and `unscored` says why. */
+export function notJudgedItem(input: JudgeInput, deps: CascadeDeps, unscored: string): JudgedItem {
+  return { ...base(input, exOf(input, deps)), unscored };
+}
+
 /** Judges one (system, task) item. Throws BudgetExceeded when the run must stop, UserError on a bad key or model. */
 export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<JudgedItem> {
   const { task, predSql, gold, pred } = input;
   if (predSql === undefined || pred === undefined) return { ...base(input, false), correct: false, route: 'missing' };
   if (pred.status !== 'ok') return { ...base(input, false), correct: false, route: 'pred-error' };
 
-  const ex = gold.status === 'ok' && deps.equal(gold, pred);
+  const ex = exOf(input, deps);
   const item = base(input, ex);
   const maxReasks = deps.maxReasks ?? 1;
   const rows = deps.previewRows ?? DEFAULT_PREVIEW_ROWS;

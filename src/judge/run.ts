@@ -1,7 +1,7 @@
 import type { Benchmark, PredictionSet, Task } from '../benchmark/types.js';
 import type { ExecRequest, ExecResult } from '../execution/types.js';
 import { BudgetExceeded } from './budget.js';
-import { judgeItem } from './cascade.js';
+import { judgeItem, notJudgedItem } from './cascade.js';
 import type { CascadeDeps, JudgedItem, JudgeInput } from './cascade.js';
 import { sha256 } from './hash.js';
 import { createLimiter } from './limit.js';
@@ -37,6 +37,8 @@ export interface JudgeRecord extends JudgedItem {
 
 export interface JudgeRunResult {
   items: JudgeRecord[];
+  /** The judge's name, as every item carries it. */
+  judge: string;
   /** Why the run stopped early (budget), if it did; the rest are `not-judged`. */
   stopped?: string;
 }
@@ -58,7 +60,12 @@ export function judgeConfigKey(deps: CascadeDeps, extra: Record<string, unknown>
   );
 }
 
-function itemKey(judgeKey: string, input: JudgeInput): string {
+function resultHash(r: ExecResult): string {
+  return sha256(previewResult(r, { maxRows: 1000 }));
+}
+
+/** `goldHash`: resultHash of the gold result, computed once per task rather than once per system. */
+function itemKey(judgeKey: string, input: JudgeInput, goldHash: string): string {
   const t = input.task;
   return sha256(
     JSON.stringify([
@@ -68,8 +75,8 @@ function itemKey(judgeKey: string, input: JudgeInput): string {
       t.evidence,
       t.goldSql,
       input.predSql ?? null,
-      sha256(previewResult(input.gold, { maxRows: 1000 })),
-      input.pred ? sha256(previewResult(input.pred, { maxRows: 1000 })) : null,
+      goldHash,
+      input.pred ? resultHash(input.pred) : null,
     ]),
   );
 }
@@ -97,12 +104,14 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
   const predResult = new Map<string, ExecResult>();
   for (const p of predIndex) predResult.set(`${p.system}\u0000${p.task}`, results[p.req]);
 
-  const inputs: { system: string; input: JudgeInput }[] = [];
+  const goldHashes = tasks.map((_, ti) => resultHash(results[ti]));
+  const inputs: { system: string; input: JudgeInput; goldHash: string }[] = [];
   o.systems.forEach((s, si) =>
     tasks.forEach((t: Task, ti) => {
       inputs.push({
         system: s.system,
         input: { task: t, predSql: s.byTask.get(t.id)?.sql, gold: results[ti], pred: predResult.get(`${si}\u0000${ti}`) },
+        goldHash: goldHashes[ti],
       });
     }),
   );
@@ -113,12 +122,12 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
   let done = 0;
   const limit = createLimiter(Math.max(1, o.concurrency));
   await Promise.all(
-    inputs.map(({ system, input }, i) =>
+    inputs.map(({ system, input, goldHash }, i) =>
       // After a budget stop, items keep going through: those needing no new
       // call (no prediction, failed prediction, answers already cached) still finish.
       limit(async () => {
         if (fatal) return;
-        const key = itemKey(o.judgeKey, input);
+        const key = itemKey(o.judgeKey, input, goldHash);
         let item = o.verdicts?.get(key);
         if (!item) {
           try {
@@ -145,25 +154,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
   const items = inputs.map(({ system, input }, i): JudgeRecord => {
     const r = out[i];
     if (r) return { ...r, judge };
-    return {
-      system,
-      judge,
-      taskId: input.task.id,
-      dbId: input.task.dbId,
-      ex: input.pred?.status === 'ok' && input.gold.status === 'ok' && o.deps.equal(input.gold, input.pred),
-      correct: null,
-      route: 'not-judged',
-      goldX: false,
-      ambQ: false,
-      ambSchema: false,
-      unscored: `not judged: ${stopped ?? 'the run stopped'}`,
-      calls: 0,
-      cachedCalls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
-      latencyMs: 0,
-    };
+    return { system, judge, ...notJudgedItem(input, o.deps, `not judged: ${stopped ?? 'the run stopped'}`) };
   });
-  return stopped ? { items, stopped } : { items };
+  return stopped ? { items, judge, stopped } : { items, judge };
 }

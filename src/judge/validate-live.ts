@@ -50,7 +50,7 @@ export async function judgeValidationItems(sets: readonly ValidationSet[], o: Li
     onExecProgress: o.onExecProgress,
     onJudgeProgress: o.onJudgeProgress,
   });
-  const name = o.name ?? o.judge.name();
+  const name = o.name ?? run.judge;
   const byKey = new Map<string, JudgeVerdict>();
   for (const r of run.items) {
     const it = runnable[Number(r.taskId)]!;
