@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { readItems } from '../benchmark/items.js';
+import { readText } from '../benchmark/read-json.js';
 import { InputFileError } from '../errors.js';
 
 /** Per-task boolean labels from one file (true = correct / 1, false = wrong / 0). */
@@ -82,15 +82,7 @@ function readJsonlLabels(file: string, system: string | undefined): LabelSet {
 
 /** Reads a per-item label file: CSV by extension `.csv`, otherwise JSONL item records. */
 export function readLabelFile(file: string, opts: { system?: string } = {}): LabelSet {
-  if (/\.csv$/i.test(file)) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new InputFileError(file, undefined, `cannot read: ${(e as Error).message}`);
-    }
-    return readCsvLabels(file, text);
-  }
+  if (/\.csv$/i.test(file)) return readCsvLabels(file, readText(file));
   return readJsonlLabels(file, opts.system);
 }
 
