@@ -1,14 +1,13 @@
 import type { BoardFile } from '../benchmark/board-csv.js';
 import type { BoardAnalysis } from '../stats/board-gaps.js';
-import { formatPercent, formatPoints } from './format.js';
+import { formatPercent } from './format.js';
+import { emptyMatrix, gStarBand, pts } from './leaderboard-common.js';
 import type { MatrixCell, Report, Section } from './model.js';
 
 export interface BoardContext {
   file: string;
   board: BoardFile;
 }
-
-const pts = (x: number, digits = 2): string => formatPoints(x, digits, false);
 
 /** The `--json` object of `leaderboard --board`: fractions throughout. */
 export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, unknown> {
@@ -46,7 +45,7 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
 
 function gapMatrix(a: BoardAnalysis): (MatrixCell | null)[][] {
   const k = a.systems.length;
-  const cells: (MatrixCell | null)[][] = Array.from({ length: k }, () => Array<MatrixCell | null>(k).fill(null));
+  const cells = emptyMatrix(k);
   a.systems.forEach((si, i) => {
     a.systems.forEach((sj, j) => {
       if (i === j) return;
@@ -93,7 +92,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         })),
         valueLabel: `test EX (bar: ${Math.round(g.confidence * 100)}% Wilson interval at N)`,
         secondaryLabel: 'dev EX',
-        band: top ? { low: top.test - a.threshold, high: top.test, label: `g* = ${pts(a.threshold)} pts below #1` } : undefined,
+        band: top ? gStarBand(top.test, a.threshold) : undefined,
       },
     ],
     table: {

@@ -1,13 +1,12 @@
 import type { ItemsLeaderboard } from '../stats/leaderboard.js';
-import { formatPercent, formatPoints, formatPValue } from './format.js';
+import { formatPercent, formatPValue } from './format.js';
+import { emptyMatrix, gStarBand, pts } from './leaderboard-common.js';
 import type { MatrixCell, Report, Section } from './model.js';
 
 export interface ItemsContext {
   files: string[];
   flagsFile?: string;
 }
-
-const pts = (x: number, digits = 2): string => formatPoints(x, digits, false);
 
 /** The `--json` object of `leaderboard` from verdict files: the full result plus its inputs. */
 export function itemsJson(lb: ItemsLeaderboard, ctx: ItemsContext): Record<string, unknown> {
@@ -33,7 +32,7 @@ export function itemsJson(lb: ItemsLeaderboard, ctx: ItemsContext): Record<strin
 
 function pairMatrix(lb: ItemsLeaderboard): (MatrixCell | null)[][] {
   const k = lb.systems.length;
-  const cells: (MatrixCell | null)[][] = Array.from({ length: k }, () => Array<MatrixCell | null>(k).fill(null));
+  const cells = emptyMatrix(k);
   const index = new Map(lb.systems.map((s, i) => [s.system, i]));
   for (const p of lb.pairs) {
     const i = index.get(p.a)!;
@@ -60,9 +59,7 @@ function alignmentNotes(lb: ItemsLeaderboard): string[] {
 export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
   const conf = `${Math.round(lb.confidence * 100)}%`;
   const top = lb.systems[0];
-  const topAcc = top?.accuracy.estimate ?? NaN;
-  const band =
-    lb.threshold !== undefined && top ? { low: topAcc - lb.threshold, high: topAcc, label: `g* = ${pts(lb.threshold)} pts below #1` } : undefined;
+  const band = lb.threshold !== undefined && top ? gStarBand(top.accuracy.estimate, lb.threshold) : undefined;
   const hasClean = lb.flags !== undefined;
   const standings: Section = {
     title: 'Systems',
