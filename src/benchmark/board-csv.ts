@@ -35,7 +35,7 @@ function percent(column: string, raw: string | undefined): Score {
 }
 
 /**
- * Reads a leaderboard CSV: a name column (`system` or `model`) and `dev`, `test` in percent
+ * Reads a leaderboard CSV: a name column (`system`, `model` or `name`) and `dev`, `test` in percent
  * (the BIRD site's table). Rows lacking dev or test are skipped and listed, not guessed.
  * Duplicate names (the same system submitted twice) get a suffix so pairs stay unambiguous.
  */
@@ -50,7 +50,7 @@ export function readBoardCsv(file: string): BoardFile {
   const header = rows[0] ? Object.keys(rows[0].record) : [];
   const nameCol = ['system', 'model', 'name'].find((c) => header.includes(c));
   if (!nameCol || !header.includes('dev') || !header.includes('test')) {
-    throw new InputFileError(file, 1, `expected columns system (or model), dev and test; found ${header.join(', ') || 'no header'}`);
+    throw new InputFileError(file, 1, `expected columns system (or model, or name), dev and test; found ${header.join(', ') || 'no header'}`);
   }
   const out: BoardFile = { rows: [], skipped: [], renamed: [] };
   const seen = new Map<string, number>();
