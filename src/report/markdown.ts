@@ -2,7 +2,7 @@ import { columnAlign, formatCell, formatMeta } from './format.js';
 import type { Report, Table } from './model.js';
 
 /** Escapes text for a GFM table cell: `\\`, `|`, `<` escaped (no stray HTML), line breaks become `<br>`. */
-export function mdCell(text: string): string {
+function mdCell(text: string): string {
   return text
     .replace(/\\/g, '\\\\')
     .replace(/([|<])/g, '\\$1')
@@ -10,7 +10,7 @@ export function mdCell(text: string): string {
 }
 
 /** Escapes inline Markdown in headings and notes so system names like `*SQL_v2*` print literally. */
-export function mdText(text: string): string {
+function mdText(text: string): string {
   return text.replace(/([\\`*_[\]<>#|])/g, '\\$1').replace(/\r?\n/g, ' ');
 }
 

@@ -56,7 +56,7 @@ const COMPARISONS = new Set(['=', '==', '>', '<', '>=', '<=', '!=', '<>']);
 const WORD_OPS = new Set(['between', 'in', 'like', 'is', 'exists', 'glob', 'match', 'regexp']);
 const UNIT_OPS = new Set(['-', '+', '*', '/']);
 
-export function emptySelect(): SpiderSelect {
+function emptySelect(): SpiderSelect {
   return {
     select: [],
     tableUnits: 0,

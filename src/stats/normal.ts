@@ -9,7 +9,7 @@
 const SQRT_2PI = Math.sqrt(2 * Math.PI);
 
 /** Standard normal density φ(x). */
-export function normalPdf(x: number): number {
+function normalPdf(x: number): number {
   return Math.exp(-0.5 * x * x) / SQRT_2PI;
 }
 
