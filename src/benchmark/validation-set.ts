@@ -39,7 +39,7 @@ export function itemKey(subset: string, taskId: string): string {
   return `${subset}\u0000${taskId}`;
 }
 
-export function subsetName(file: string): string {
+function subsetName(file: string): string {
   return basename(file, extname(file));
 }
 

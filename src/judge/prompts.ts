@@ -31,7 +31,7 @@ export function defaultPromptsDir(): string {
   throw new Error('cannot find the prompts/ directory of sqlboard');
 }
 
-export function loadPrompt(name: PromptName | string, dir: string = defaultPromptsDir()): PromptTemplate {
+export function loadPrompt(name: PromptName, dir: string = defaultPromptsDir()): PromptTemplate {
   const file = join(dir, `${name}.md`);
   let text: string;
   try {

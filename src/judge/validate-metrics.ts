@@ -8,7 +8,7 @@ import type { Confusion } from '../stats/confusion.js';
  * also pass, recall the share of human-correct items the judge passes, and the over-flag
  * rate (human-correct items the judge rejects) is 1 − recall.
  */
-export const METRICS = ['accuracy', 'kappa', 'mcc', 'f1', 'precision', 'recall', 'overFlagRate'] as const;
+const METRICS = ['accuracy', 'kappa', 'mcc', 'f1', 'precision', 'recall', 'overFlagRate'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 export interface MetricBlock {

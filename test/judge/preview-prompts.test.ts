@@ -38,7 +38,7 @@ describe('result previews', () => {
 
 describe('prompt templates', () => {
   it('loads our four templates, each with a stable hash of its text', () => {
-    for (const name of ['prover', 'refuter', 'refuter-match', 'agent']) {
+    for (const name of ['prover', 'refuter', 'refuter-match', 'agent'] as const) {
       const t = loadPrompt(name);
       const text = readFileSync(join(defaultPromptsDir(), `${name}.md`), 'utf8');
       expect(t.hash).toBe(sha256(text).slice(0, 16));

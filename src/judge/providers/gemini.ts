@@ -2,7 +2,7 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter, redactUrl } from './types.js';
 import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
-export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 /**
  * Gemini generateContent through @google/genai (v2; the old @google/generative-ai

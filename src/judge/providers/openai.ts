@@ -3,7 +3,7 @@ import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './t
 import { isReasoningModel, redactUrl } from './types.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /**
  * OpenAI chat completions through the official SDK, so any OpenAI-compatible

@@ -26,7 +26,7 @@ export function replayRequestHash(model: string, messages: ChatMessage[]): strin
   return sha256(JSON.stringify({ model, messages }));
 }
 
-export function readReplayFile(file: string): ReplayEntry[] {
+function readReplayFile(file: string): ReplayEntry[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
