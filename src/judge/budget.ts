@@ -1,8 +1,9 @@
 /**
  * Stops a run before it exceeds --max-cost-usd or --max-calls. A call is
  * admitted only if what was spent, plus what in-flight calls may still spend,
- * plus this call's worst case (its prompt and the full output allowance) fits:
- * so concurrent calls can never overshoot, whatever they return.
+ * plus this call's worst case (the caller's estimate of its prompt and the full
+ * output allowance) fits: so concurrent calls cannot overshoot, whatever they
+ * answer, as long as no prompt holds more tokens than the caller estimated.
  */
 export class BudgetExceeded extends Error {
   constructor(message: string) {

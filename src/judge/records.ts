@@ -3,9 +3,9 @@ import type { JudgeRecord } from './run.js';
 
 /**
  * The `judge --items` line: the fields `leaderboard`, `validate` and
- * `import rose` share come first ({"system", "taskId", "ex", "correct",
- * "route", "goldX", "ambQ", "unscored"?}), then the stage answers and usage.
- * `correct` is the judge's verdict, null when unscored.
+ * `import rose` share come first ({"system", "taskId", "dbId", "judge", "ex",
+ * "correct", "route", "goldX", "ambQ", "ambSchema", "unscored"?, "difficulty"?}),
+ * then the stage answers and usage. `correct` is the judge's verdict, null when unscored.
  */
 export function judgeItemRecord(r: JudgeRecord, extra: { difficulty?: string } = {}): ItemRecord {
   const { system, taskId, dbId, judge, ex, correct, route, goldX, ambQ, ambSchema, unscored, ...rest } = r;
