@@ -9,11 +9,19 @@ function diff(cond: (g: SqlShape, r: SqlShape) => boolean): (c: TaskContext) => 
   return (c) => (c.rivalShape ? errorIf(cond(c.goldShape, c.rivalShape), c) : 0);
 }
 
-/** Tables by the AST (token fallback inside parse.ts): exact, but only worth a parse when the gold is out-voted. */
-function astTables(c: TaskContext): { gold: string[]; rival: string[] } | undefined {
-  if (!c.rivalSql || !outvoted(c)) return undefined;
-  const norm = (xs: string[]): string[] => [...new Set(xs.map((x) => x.toLowerCase()))];
-  return { gold: norm(tablesOf(c.task.goldSql)), rival: norm(tablesOf(c.rivalSql)) };
+/**
+ * Error when one side (`reader`) reads a table the other does not. Tables come from the AST
+ * (token fallback inside parse.ts): exact, but only worth a parse when the gold is out-voted.
+ */
+function tableOnlyIn(reader: 'gold' | 'rival'): (c: TaskContext) => Vote {
+  const tables = (sql: string): string[] => [...new Set(tablesOf(sql).map((x) => x.toLowerCase()))];
+  return (c) => {
+    if (!c.rivalSql || !outvoted(c)) return 0;
+    const gold = tables(c.task.goldSql);
+    const rival = tables(c.rivalSql);
+    const [mine, other] = reader === 'gold' ? [gold, rival] : [rival, gold];
+    return mine.some((x) => !other.includes(x)) ? -1 : 0;
+  };
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x) => b.includes(x));
@@ -27,19 +35,13 @@ export const structuralLfs: LabelingFunction[] = [
     name: 'struct_missing_table',
     family: 'structural',
     doc: 'Rival consensus reads a table the gold does not, and out-votes it → error.',
-    vote: (c) => {
-      const t = astTables(c);
-      return t && t.rival.some((x) => !t.gold.includes(x)) ? -1 : 0;
-    },
+    vote: tableOnlyIn('rival'),
   },
   {
     name: 'struct_extra_table',
     family: 'structural',
     doc: 'Gold reads a table the rival consensus does without (a spurious join), and is out-voted → error.',
-    vote: (c) => {
-      const t = astTables(c);
-      return t && t.gold.some((x) => !t.rival.includes(x)) ? -1 : 0;
-    },
+    vote: tableOnlyIn('gold'),
   },
   {
     name: 'struct_join_count',
@@ -98,7 +100,7 @@ export const structuralLfs: LabelingFunction[] = [
   {
     name: 'struct_same_skeleton',
     family: 'structural',
-    doc: 'The rival differs from the gold only in values, not in tables, aggregates, grouping, DISTINCT or set operations → correct (a value slip by agents).',
+    doc: 'The rival differs from the gold only in values (same tables, aggregates, grouping, DISTINCT, set operation, WHERE count, LIMIT) and ≥ 2 agents back the gold → correct.',
     vote: (c) =>
       c.rivalShape &&
       sameSet(c.goldShape.tables, c.rivalShape.tables) &&
