@@ -6,7 +6,7 @@ import { columnsContained, strictSubset } from './normalize.js';
  * The kind of disagreement says much about who is wrong: an agent that returns nothing
  * usually mistyped a value; one whose different answer many agents share is more credible.
  */
-export const AGENT_FEATURE_NAMES = [
+const AGENT_FEATURE_NAMES = [
   'disagrees',
   'agentEmpty',
   'agentSubsetOfGold',

@@ -19,7 +19,7 @@ import type { AuditInputs, AuditOptions, TaskFlag, Verdict } from './types.js';
  *    its posterior reveals families of dependent agents (dependency.ts), and the model is
  *    refitted with one column per family → P(gold wrong) per task and the error prevalence;
  * 4. decisive LFs (facts: the gold fails, its LIMIT cuts a tie, its set operation merges
- *    entities) override the models;
+ *    entities, its literal is mis-cased, it joins without a condition) override the models;
  * 5. the high-confidence set (top k per class) trains the decision plane: per-agent CART
  *    reliability, a fallback task model, three aggregations, chosen by 5-fold CV
  *    (decision-plane.ts), a family's members sharing one vote's weight; its ranking is cut
@@ -32,12 +32,9 @@ export interface AuditReport {
   agents: string[];
   flags: TaskFlag[];
   flagged: number;
-  /** Verdict per task per agent as the audit used them (context.ts verdictOf). */
-  verdicts: Verdict[][];
   /** Verdicts under the plain normalized comparison: what single-agent and majority baselines use. */
   plainVerdicts: Verdict[][];
-  votes: VoteMatrix;
-  labelModel: { errorPrior: number; iterations: number; posterior: Float64Array; fittedColumns: number[] };
+  labelModel: { errorPrior: number; iterations: number; posterior: Float64Array };
   /** Agents found dependent on each other (label-free, dependency.ts), each family counted as one voter; singletons left out. */
   agentFamilies: string[][];
   highConfidence: { k: number; errors: number; correct: number };
@@ -111,25 +108,20 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   const reliability = plane ? plane.reliability : verdicts.map((vs) => vs.map(() => 0.5));
   const flags = contexts.map((c, i) => taskFlag(c, votes, i, flagged[i]!, probability[i]!, lm.posterior[i]!, reliability[i]!, inputs));
   const { lfs, families } = lfStatistics(votes, lm.accuracy);
+  const agents = inputs.agents.map((a) => a.name);
   return {
     n,
-    agents: inputs.agents.map((a) => a.name),
+    agents,
     flags,
     flagged: flags.filter((f) => f.flagged).length,
-    verdicts,
     plainVerdicts: contexts.map((c) => c.plainVerdicts),
-    votes,
-    labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior, fittedColumns },
+    labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior },
     agentFamilies: agentFamilies.filter((f) => f.length > 1).map((f) => f.map((a) => inputs.agents[a]!.name)),
     highConfidence: { k: hc.k, errors: hc.y.filter((y) => y === 1).length, correct: hc.y.filter((y) => y === 0).length },
     plane: plane ? { config: plane.config, cv: CANDIDATES.map((config, i) => ({ config, f1: plane.cvF1[i]! })) } : null,
     lfStats: lfs,
     familyCorrelation: families,
-    agentStats: agentStatistics(
-      inputs.agents.map((a) => a.name),
-      contexts,
-      reliability.length === n ? reliability : [],
-    ),
+    agentStats: agentStatistics(agents, contexts, reliability),
     ms: performance.now() - t0,
   };
 }

@@ -208,21 +208,6 @@ function unique(xs: string[]): string[] {
 }
 
 /** The 12 gold-SQL features of the decision plane, in a fixed order. */
-export const FEATURE_NAMES = [
-  'distinct',
-  'groupBy',
-  'having',
-  'orderBy',
-  'limit',
-  'nested',
-  'joins',
-  'tables',
-  'aggregates',
-  'whereConds',
-  'goldRows',
-  'goldError',
-] as const;
-
 export function goldFeatures(shape: SqlShape, goldRows: number, goldOk: boolean): number[] {
   return [
     +shape.distinct,

@@ -34,7 +34,7 @@ export interface AgentRun {
 }
 
 export interface AuditOptions {
-  /** Seed for fold assignment and tie-breaking; same seed, same flags. */
+  /** Seed for the decision plane's cross-validation folds (ties break by task order); same seed, same flags. */
   seed?: number;
   /** High-confidence examples per class; default 250 scaled by N/1534. */
   k?: number;
@@ -42,9 +42,6 @@ export interface AuditOptions {
 
 /** A labeling-function vote: the gold SQL is correct (+1), wrong (-1), or no opinion (0). */
 export type Vote = 1 | -1 | 0;
-export const CORRECT: Vote = 1;
-export const ERROR: Vote = -1;
-export const ABSTAIN: Vote = 0;
 
 /** Agent j's verdict on task i: its result agrees with the gold's, disagrees, or it has no valid result. */
 export type Verdict = 'agree' | 'disagree' | 'invalid';
