@@ -1,7 +1,7 @@
 /**
  * A small CART classifier (Gini impurity, binary target, axis-aligned thresholds).
  * Written here because the decision plane needs only depth 2–4 trees on a few hundred
- * rows and 12 features, and an npm dependency for that would weigh more than this file.
+ * rows and about 20 features, and an npm dependency for that would weigh more than this file.
  */
 export type CartNode = { leaf: true; p: number; n: number } | { leaf: false; feature: number; threshold: number; left: CartNode; right: CartNode };
 

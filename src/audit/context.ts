@@ -28,7 +28,7 @@ export interface TaskContext {
   clusters: Cluster[];
   /** The largest cluster that disagrees with the gold, when it has ≥ 2 members. */
   rival?: Cluster;
-  /** SQL shape of the rival cluster's representative (its first member's SQL). */
+  /** SQL shape of the rival cluster's representative SQL (its members' most common text, representativeSql). */
   rivalShape?: SqlShape;
   rivalSql?: string;
   /** The gold's ORDER BY … LIMIT cuts through tied rows (undefined: not probed). */
@@ -122,7 +122,6 @@ function representativeSql(inputs: AuditInputs, i: number, c: Cluster): string |
   for (const [s, n] of counts) if (n > bestN) [best, bestN] = [s, n];
   return best;
 }
-
 
 /** Agent j's verdict under the plain normalized comparison (what the baselines use). */
 export function plainVerdict(g: NormResult, r: NormResult): Verdict {

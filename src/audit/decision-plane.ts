@@ -6,8 +6,9 @@ import { fitLogistic, predictLogistic, sigmoid } from './logistic.js';
 import type { Verdict } from './types.js';
 
 /**
- * The decision plane: per-agent reliability models on the 12 gold-SQL features, a fallback
- * task-level model, and three ways to aggregate the agents' verdicts; the combination is
+ * The decision plane: per-agent reliability models on the 12 gold-SQL features and the agent's
+ * own result features (agent-features.ts), a fallback task-level model, and three ways (weighted,
+ * top-k, fused) to aggregate the agents' verdicts; the combination is
  * chosen by stratified cross-validation on the high-confidence set (pseudo-labels only).
  */
 export type Aggregation = 'weighted' | 'topk3' | 'topk5' | 'fusion';

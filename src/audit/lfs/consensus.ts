@@ -62,7 +62,7 @@ export const consensusLfs: LabelingFunction[] = [
   {
     name: 'cons_gold_plurality',
     family: 'consensus',
-    doc: "The gold's result is the single most common result among the agents (≥ 2 of them) → correct.",
+    doc: "The gold's result is the most common result among the agents (ties count for the gold) and ≥ 2 agents reproduce it → correct.",
     vote: (c) => (c.clusters[0]?.agreesWithGold && c.nAgree >= 2 ? 1 : 0),
   },
   {

@@ -76,7 +76,7 @@ export const executionLfs: LabelingFunction[] = [
     name: 'exec_scaling',
     family: 'execution',
     doc: "Gold's single number is 100× or 1/100 of a rival cluster's (percentage vs fraction) → error.",
-    vote: (c) => (c.rival && c.rival.members.length >= 2 && scaledBy100(c.gold, c.rival.result) ? -1 : 0),
+    vote: (c) => (c.rival && scaledBy100(c.gold, c.rival.result) ? -1 : 0),
   },
   {
     name: 'exec_agents_forgot_distinct',
@@ -144,7 +144,7 @@ export const executionLfs: LabelingFunction[] = [
   {
     name: 'exec_agents_broken',
     family: 'execution',
-    doc: 'Most agents fail to execute while the gold runs → correct (the task is hard, not the gold wrong).',
+    doc: 'Most agents fail to execute while the gold runs and at least one reproduces it → correct (the task is hard, not the gold wrong).',
     vote: (c) => (c.gold.ok && c.verdicts.length > 0 && c.nValid * 2 < c.verdicts.length && c.nAgree >= 1 ? 1 : 0),
   },
 ];

@@ -36,13 +36,13 @@ export const intentLfs: LabelingFunction[] = [
   {
     name: 'int_superlative',
     family: 'intent',
-    doc: 'A superlative ("highest", "most", …) but the gold has neither ORDER BY nor MAX/MIN, and is out-voted → error.',
+    doc: 'A superlative ("highest", "most", …) but the gold has no ORDER BY, MAX/MIN or HAVING, and is out-voted → error.',
     vote: (c) => cueError(SUPERLATIVE.test(q(c)) && !c.goldShape.orderBy && !has(c, 'max') && !has(c, 'min') && !c.goldShape.having, c),
   },
   {
     name: 'int_top_n',
     family: 'intent',
-    doc: '"Top N" / "N highest" but the gold\'s LIMIT is not N → error.',
+    doc: '"Top N" / "first N" but the gold\'s LIMIT is not N, and is out-voted → error.',
     vote: (c) => {
       const m = /\b(?:top|first)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/.exec(q(c));
       if (!m) return 0;
@@ -59,7 +59,7 @@ export const intentLfs: LabelingFunction[] = [
   {
     name: 'int_order_direction',
     family: 'intent',
-    doc: '"Descending" / "from highest" but the gold sorts ascending (or the reverse), out-voted → error.',
+    doc: '"Descending" / "from highest" but the gold (without LIMIT) sorts ascending (or the reverse), out-voted → error.',
     vote: (c) => {
       if (!c.goldShape.orderBy || c.goldShape.limit !== null) return 0;
       const s = q(c);
@@ -77,7 +77,7 @@ export const intentLfs: LabelingFunction[] = [
   {
     name: 'int_each_group',
     family: 'intent',
-    doc: '"For each" / "per" / "by each" but the gold has no GROUP BY, out-voted → error.',
+    doc: '"For each" / "per" / "by each" but the gold aggregates without GROUP BY, out-voted → error.',
     vote: (c) => cueError(/\b(for each|per|for every|by each)\b/.test(q(c)) && !c.goldShape.groupBy && c.goldShape.aggregates.length > 0, c),
   },
   {
@@ -94,7 +94,7 @@ export const intentLfs: LabelingFunction[] = [
   {
     name: 'int_missing_quoted',
     family: 'intent',
-    doc: 'A quoted value in the question is absent from the gold SQL\'s literals → error.',
+    doc: 'A quoted value in the question is absent from the gold SQL\'s literals, and the gold is out-voted → error.',
     vote: (c) => {
       const quoted = [...c.task.question.matchAll(/["“']([^"”']{2,})["”']/g)].map((m) => m[1]!.trim().toLowerCase());
       if (quoted.length === 0) return 0;

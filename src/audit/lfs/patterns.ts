@@ -3,7 +3,8 @@ import { errorIf } from './types.js';
 
 /**
  * Known error patterns in gold SQL. SQLite accepts all of them silently, so each votes
- * "error" only when the agents' rival result also out-votes the gold.
+ * "error" only when the agents' rival result also out-votes the gold — except a JOIN without
+ * any condition, a fact about the gold (decisive).
  */
 export const patternLfs: LabelingFunction[] = [
   {
