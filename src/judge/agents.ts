@@ -7,7 +7,7 @@ import { Budget, BudgetExceeded } from './budget.js';
 import { createLimiter } from './limit.js';
 import { LlmCache } from './llm-cache.js';
 import { LlmClient } from './llm-client.js';
-import { DEFAULT_PRICES, lookupPrice } from './pricing.js';
+import { runPrice } from './pricing.js';
 import type { Price } from './pricing.js';
 import { loadPrompt } from './prompts.js';
 import { createProvider } from './providers/index.js';
@@ -109,10 +109,7 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
   const budget = new Budget({ maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls });
   const concurrency = Math.max(1, o.concurrency ?? 4);
   const agents = o.agents.map((spec) => {
-    const price = lookupPrice(spec.model, o.priceTable ?? DEFAULT_PRICES);
-    if (o.maxCostUsd !== undefined && !price) {
-      throw new UserError(`--max-cost-usd needs a price for model "${spec.model}" (agent ${spec.name}), which the price table lacks: pass --price-file FILE.json`);
-    }
+    const price = runPrice(spec.model, { table: o.priceTable, maxCostUsd: o.maxCostUsd, who: `agent ${spec.name}`, howToFix: '--price-file FILE.json' });
     const provider = o.providerFor?.(spec) ?? createProvider({ provider: spec.provider, baseUrl: o.baseUrl, replayFile: o.replayFile, apiVersion: o.apiVersion }, o.env);
     const client = new LlmClient({
       provider,

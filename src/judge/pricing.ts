@@ -39,6 +39,21 @@ export function lookupPrice(model: string, table: Readonly<Record<string, Price>
   return best === undefined ? undefined : table[best];
 }
 
+/**
+ * A run's price for its model: the one given (--price), else the table's. A cost cap cannot
+ * be kept without a price, so --max-cost-usd with an unknown one is refused, saying `howToFix`.
+ */
+export function runPrice(
+  model: string,
+  o: { given?: Price; table?: Readonly<Record<string, Price>>; maxCostUsd?: number; who?: string; howToFix: string },
+): Price | undefined {
+  const price = o.given ?? lookupPrice(model, o.table ?? DEFAULT_PRICES);
+  if (o.maxCostUsd !== undefined && !price) {
+    throw new UserError(`--max-cost-usd needs a price for model "${model}"${o.who ? ` (${o.who})` : ''}, which the price table lacks: pass ${o.howToFix}`);
+  }
+  return price;
+}
+
 export function costUsd(usage: TokenUsage, price: Price | undefined): number {
   if (!price) return 0;
   return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1e6;

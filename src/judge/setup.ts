@@ -1,4 +1,3 @@
-import { UserError } from '../errors.js';
 import { birdEqual } from '../execution/compare-bird.js';
 import type { RunStore } from '../store/run-store.js';
 import { Budget } from './budget.js';
@@ -6,7 +5,7 @@ import type { CascadeDeps } from './cascade.js';
 import { judgeName } from './judge-name.js';
 import { LlmCache } from './llm-cache.js';
 import { LlmClient } from './llm-client.js';
-import { DEFAULT_PRICES, lookupPrice } from './pricing.js';
+import { runPrice } from './pricing.js';
 import type { Price } from './pricing.js';
 import { loadPrompt } from './prompts.js';
 import { createProvider } from './providers/index.js';
@@ -74,10 +73,12 @@ export interface LiveJudge {
 export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   const provider = o.provider ?? (o.providerConfig ? createProvider(o.providerConfig, o.env) : undefined);
   if (!provider) throw new Error('createLiveJudge: give provider or providerConfig');
-  const price = o.price ?? lookupPrice(o.model, o.priceTable ?? DEFAULT_PRICES);
-  if (o.maxCostUsd !== undefined && !price) {
-    throw new UserError(`--max-cost-usd needs a price for model "${o.model}", which the price table lacks: pass --price IN,OUT (USD per million tokens) or --price-file FILE.json`);
-  }
+  const price = runPrice(o.model, {
+    given: o.price,
+    table: o.priceTable,
+    maxCostUsd: o.maxCostUsd,
+    howToFix: '--price IN,OUT (USD per million tokens) or --price-file FILE.json',
+  });
   const cache = o.store ? new LlmCache(o.store) : undefined;
   const budget = new Budget({ maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls });
   const client = new LlmClient({
