@@ -4,7 +4,7 @@ import { addReportOptions, emitReport, type ReportOptions } from '../report/outp
 import type { Cell, Column, Report } from '../report/model.js';
 import { agreementWithCI, detectorMetrics } from '../stats/agreement.js';
 import { gapThreshold } from '../stats/gap.js';
-import { clopperPearson, wilson, type Interval } from '../stats/intervals.js';
+import { clopperPearson, confidencePercent, wilson, type Interval } from '../stats/intervals.js';
 import { joinLabels, readLabelFile } from '../stats/label-files.js';
 import { roganGladen } from '../stats/prevalence.js';
 
@@ -149,7 +149,7 @@ const prevalence: Sub<PrevalenceArgs> = {
     };
     if (input.flagged > input.n) throw new UserError(`--flagged (${input.flagged}) cannot exceed --n (${input.n})`);
     const r = rangeErrorsAsUserErrors(() => roganGladen(input));
-    const pct = `${Math.round(r.confidence * 1000) / 10}%`;
+    const pct = `${confidencePercent(r.confidence)}%`;
     const rows = [
       frac('flag rate', r.flagRate, `${input.flagged}/${input.n}`),
       frac('TPR', r.tpr, `tp/(tp+fn) = ${input.tp}/${input.tp + input.fn}`),

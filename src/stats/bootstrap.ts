@@ -1,5 +1,5 @@
 import { quantileSorted } from 'simple-statistics';
-import type { Interval } from './intervals.js';
+import { confidencePercent, type Interval } from './intervals.js';
 import { createRng } from './rng.js';
 
 export interface BootstrapOptions {
@@ -34,8 +34,7 @@ function percentiles(samples: Float64Array, confidence: number): { low: number; 
 }
 
 function methodText(iterations: number, seed: number, confidence: number): string {
-  const pct = Math.round(confidence * 1000) / 10;
-  return `percentile bootstrap over items, ${iterations} resamples, seed ${seed}, ${pct}% two-sided`;
+  return `percentile bootstrap over items, ${iterations} resamples, seed ${seed}, ${confidencePercent(confidence)}% two-sided`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { confidencePercent } from './intervals.js';
 import { normalCdf, normalQuantile } from './normal.js';
 
 export interface GapInput {
@@ -41,7 +42,6 @@ export function gapThreshold(input: GapInput): GapResult {
   const rate = flawed !== undefined ? (n === 0 ? NaN : flawed / n) : errorRate!;
   const z = normalQuantile(confidence);
   const sigmaGap = n === 0 ? NaN : (2 * Math.sqrt(e)) / n;
-  const pct = Math.round(confidence * 1000) / 10;
   return {
     n,
     flawed: e,
@@ -50,7 +50,7 @@ export function gapThreshold(input: GapInput): GapResult {
     threshold: z * sigmaGap,
     z,
     confidence,
-    method: `SALUS gap bound: sigma_gap = 2*sqrt(e)/N, threshold g* = z*sigma_gap with one-sided z = ${z.toFixed(4)} (${pct}%)`,
+    method: `SALUS gap bound: sigma_gap = 2*sqrt(e)/N, threshold g* = z*sigma_gap with one-sided z = ${z.toFixed(4)} (${confidencePercent(confidence)}%)`,
   };
 }
 

@@ -10,6 +10,11 @@ export interface Interval {
   method: string;
 }
 
+/** A confidence as the percentage methods print: 0.95 → 95, 0.975 → 97.5 (one decimal at most). */
+export function confidencePercent(confidence: number): number {
+  return Math.round(confidence * 1000) / 10;
+}
+
 function checkCounts(k: number, n: number, confidence: number): void {
   if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) {
     throw new RangeError(`need integer counts with 0 ≤ k ≤ n (got k = ${k}, n = ${n})`);
@@ -24,8 +29,7 @@ function checkCounts(k: number, n: number, confidence: number): void {
  */
 export function wilson(k: number, n: number, confidence = 0.95): Interval {
   checkCounts(k, n, confidence);
-  const pct = Math.round(confidence * 1000) / 10;
-  const method = `Wilson score interval, ${pct}% two-sided`;
+  const method = `Wilson score interval, ${confidencePercent(confidence)}% two-sided`;
   if (n === 0) return { estimate: NaN, low: 0, high: 1, method };
   const z = normalQuantile(1 - (1 - confidence) / 2);
   const p = k / n;
@@ -49,8 +53,7 @@ export function wilson(k: number, n: number, confidence = 0.95): Interval {
  */
 export function clopperPearson(k: number, n: number, confidence = 0.95): Interval {
   checkCounts(k, n, confidence);
-  const pct = Math.round(confidence * 1000) / 10;
-  const method = `Clopper–Pearson exact interval (beta quantiles), ${pct}% two-sided`;
+  const method = `Clopper–Pearson exact interval (beta quantiles), ${confidencePercent(confidence)}% two-sided`;
   if (n === 0) return { estimate: NaN, low: 0, high: 1, method };
   const alpha = 1 - confidence;
   return {
