@@ -1,4 +1,5 @@
 import type { RoseImportSummary } from '../benchmark/rose-import.js';
+import { formatPercent } from './format.js';
 import type { Report } from './model.js';
 
 /** The terminal/Markdown/HTML view of `import rose`; `--json` prints the summary itself. */
@@ -25,7 +26,7 @@ export function roseImportReport(s: RoseImportSummary): Report {
           ],
           rows: rows.map((r) => ({
             what: r.what,
-            value: r.format === 'percent' ? `${(r.value * 100).toFixed(2)}%` : String(r.value),
+            value: r.format === 'percent' ? formatPercent(r.value, 2) : String(r.value),
           })),
         },
       },

@@ -1,4 +1,5 @@
 import { escapeXml } from './escape.js';
+import { formatPercent } from './format.js';
 import type { IntervalPlot } from './model.js';
 import { niceTicks } from './ticks.js';
 
@@ -26,7 +27,7 @@ function shorten(label: string): string {
  * `<circle class="mark" data-label="…">` (the browser test counts them).
  */
 export function renderIntervalPlot(plot: IntervalPlot): string {
-  const fmt = (v: number): string => (plot.percent ? `${(v * 100).toFixed(1)}%` : String(Number(v.toPrecision(4))));
+  const fmt = (v: number): string => (plot.percent ? formatPercent(v) : String(Number(v.toPrecision(4))));
   const tickFmt = (v: number): string => (plot.percent ? `${Number((v * 100).toFixed(2))}%` : String(v));
   const labels = plot.points.map((p, i) => `${i + 1}. ${shorten(p.label)}`);
   const labelW = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
