@@ -68,10 +68,10 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
   if (ev) {
     const rows = [
       { name: 'sqlboard audit', s: ev.sweep },
-      ...(ev.compare ? [{ name: `flags file (${ev.compare.file.split('/').pop()})`, s: ev.compare as Scored }] : []),
+      ...(ev.compare ? [{ name: `flags file (${ev.compare.file.split('/').pop()})`, s: ev.compare }] : []),
       { name: 'majority vote of the agents', s: ev.baselines.majority },
       { name: `best single agent in hindsight (${ev.baselines.bestSingle.agent})`, s: ev.baselines.bestSingle },
-      { name: `best single agent by EX (${ev.baselines.bestSingleByEx.agent})`, s: ev.baselines.bestSingleByEx as Scored },
+      { name: `best single agent by EX (${ev.baselines.bestSingleByEx.agent})`, s: ev.baselines.bestSingleByEx },
       { name: 'label model alone', s: ev.baselines.labelModel },
     ];
     sections.push({
