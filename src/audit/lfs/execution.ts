@@ -3,6 +3,12 @@ import type { TaskContext } from '../context.js';
 import type { LabelingFunction } from './types.js';
 import { outvoted } from './types.js';
 
+/** The gold ran and found nothing, ≥ 2 agents are valid, and more than half of them return rows (`rows`) or nothing too. */
+function emptyGoldAndMost(c: TaskContext, rows: boolean): boolean {
+  if (!c.gold.ok || c.gold.nRows > 0 || c.nValid < 2) return false;
+  return c.agentResults.filter((r) => r.ok && (r.nRows > 0) === rows).length * 2 > c.nValid;
+}
+
 const rivalOk = (c: TaskContext): boolean => c.rival !== undefined && c.rival.members.length >= Math.max(2, c.nAgree);
 
 /** Execution family: facts about the gold's own result and how it relates to the agents' results. */
@@ -18,11 +24,7 @@ export const executionLfs: LabelingFunction[] = [
     name: 'exec_gold_empty',
     family: 'execution',
     doc: 'Gold result is empty while most valid agents return rows → error.',
-    vote: (c) => {
-      if (!c.gold.ok || c.gold.nRows > 0 || c.nValid < 2) return 0;
-      const nonEmpty = c.agentResults.filter((r) => r.ok && r.nRows > 0).length;
-      return nonEmpty * 2 > c.nValid ? -1 : 0;
-    },
+    vote: (c) => (emptyGoldAndMost(c, true) ? -1 : 0),
   },
   {
     name: 'exec_gold_all_null',
@@ -135,11 +137,7 @@ export const executionLfs: LabelingFunction[] = [
     name: 'exec_empty_confirmed',
     family: 'execution',
     doc: 'Gold result is empty and most valid agents also return nothing → correct (the data has no match).',
-    vote: (c) => {
-      if (!c.gold.ok || c.gold.nRows > 0 || c.nValid < 2) return 0;
-      const empty = c.agentResults.filter((r) => r.ok && r.nRows === 0).length;
-      return empty * 2 > c.nValid ? 1 : 0;
-    },
+    vote: (c) => (emptyGoldAndMost(c, false) ? 1 : 0),
   },
   {
     name: 'exec_agents_broken',
