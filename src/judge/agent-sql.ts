@@ -1,7 +1,7 @@
 import type { LlmClient } from './llm-client.js';
 import type { PromptTemplate } from './prompts.js';
 import { renderPrompt } from './prompts.js';
-import { emptyUsage } from './stages.js';
+import { addCall, emptyUsage } from './stages.js';
 import type { Usage } from './stages.js';
 
 /**
@@ -37,12 +37,7 @@ export async function generateSql(
   const messages = renderPrompt(template, { ...input, evidence: input.evidence.trim() === '' ? '(none)' : input.evidence });
   const res = await client.call(template.hash, messages);
   const usage = emptyUsage();
-  usage.calls = 1;
-  usage.cachedCalls = res.cached ? 1 : 0;
-  usage.inputTokens = res.usage.inputTokens;
-  usage.outputTokens = res.usage.outputTokens;
-  usage.costUsd = res.costUsd;
-  usage.latencyMs = res.latencyMs;
+  addCall(usage, res);
   // A cut answer may hold a plausible but unfinished query: the caller must not run it as the agent's SQL.
   return { sql: extractSql(res.text), raw: res.text, usage, truncated: res.truncated === true };
 }

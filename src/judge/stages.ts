@@ -1,4 +1,4 @@
-import type { LlmClient } from './llm-client.js';
+import type { CallResult, LlmClient } from './llm-client.js';
 import type { Parsed } from './parse-output.js';
 import type { PromptTemplate } from './prompts.js';
 import { renderPrompt } from './prompts.js';
@@ -16,6 +16,16 @@ export interface Usage {
 
 export function emptyUsage(): Usage {
   return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 };
+}
+
+/** Adds one call's tokens, cost and latency to an item's usage. */
+export function addCall(usage: Usage, res: CallResult): void {
+  usage.calls += 1;
+  if (res.cached) usage.cachedCalls += 1;
+  usage.inputTokens += res.usage.inputTokens;
+  usage.outputTokens += res.usage.outputTokens;
+  usage.costUsd += res.costUsd;
+  usage.latencyMs += res.latencyMs;
 }
 
 export type StageResult<T> = { ok: true; answer: T } | { ok: false; problem: string };
@@ -38,12 +48,7 @@ export async function runStage<T>(
   let problem = '';
   for (let attempt = 0; attempt <= maxReasks; attempt++) {
     const res = await client.call(template.hash, messages);
-    usage.calls += 1;
-    if (res.cached) usage.cachedCalls += 1;
-    usage.inputTokens += res.usage.inputTokens;
-    usage.outputTokens += res.usage.outputTokens;
-    usage.costUsd += res.costUsd;
-    usage.latencyMs += res.latencyMs;
+    addCall(usage, res);
     const parsed = parse(res.text);
     if (parsed.ok) return { ok: true, answer: parsed.value };
     problem = res.truncated
