@@ -7,6 +7,8 @@ import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { taskDifficulty } from '../execution/ex-run.js';
+import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
+import { DEFAULT_PREVIEW_ROWS } from '../judge/preview.js';
 import { judgeItemRecord } from '../judge/records.js';
 import { formatReplay, replayEntries } from '../judge/replay-export.js';
 import { parsePriceFlag, readPriceFile } from '../judge/pricing.js';
@@ -86,8 +88,8 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('price-file', { type: 'string', describe: 'JSON {"model": {"input": n, "output": n}} merged over the price table' })
         .option('snapshot', { type: 'string', describe: 'Snapshot date naming the judge <model>-<date> when the model id has none' })
         .option('descriptions', { type: 'string', describe: "BIRD database_description root (<dir>/<db_id>/<table>.csv); default <db-root>/<db_id>/database_description" })
-        .option('preview-rows', { type: 'number', default: 20, describe: 'Result rows shown to the judge' })
-        .option('max-reasks', { type: 'number', default: 1, describe: 'Re-asks after an invalid answer before the item is unscored' })
+        .option('preview-rows', { type: 'number', default: DEFAULT_PREVIEW_ROWS, describe: 'Result rows shown to the judge' })
+        .option('max-reasks', { type: 'number', default: DEFAULT_MAX_REASKS, describe: 'Re-asks after an invalid answer before the item is unscored' })
         .option('temperature', { type: 'number', default: 0, describe: 'Sampling temperature (part of the cache key)' })
         .option('max-output-tokens', { type: 'number', describe: 'Output tokens allowed per call, thinking included (default 2048; 16384 for reasoning models: o-series, gpt-5, gemini-2.5); part of the cache key' })
         .option('exec-timeout', { type: 'number', default: 30, describe: 'Per-query SQL time limit in seconds' })

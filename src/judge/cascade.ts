@@ -87,10 +87,13 @@ export interface CascadeDeps {
   schemaFor: (dbId: string) => string;
   /** The comparator deciding "results equal" (the `bird` one). */
   equal: (gold: ExecResult, pred: ExecResult) => boolean;
+  /** Result rows shown to the judge (default DEFAULT_PREVIEW_ROWS). */
   previewRows?: number;
-  /** Re-asks after an invalid answer, per stage (default 1). */
+  /** Re-asks after an invalid answer, per stage (default DEFAULT_MAX_REASKS). */
   maxReasks?: number;
 }
+
+export const DEFAULT_MAX_REASKS = 1;
 
 function base(input: JudgeInput, ex: boolean): JudgedItem {
   const item: JudgedItem = {
@@ -127,7 +130,7 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
 
   const ex = exOf(input, deps);
   const item = base(input, ex);
-  const maxReasks = deps.maxReasks ?? 1;
+  const maxReasks = deps.maxReasks ?? DEFAULT_MAX_REASKS;
   const rows = deps.previewRows ?? DEFAULT_PREVIEW_ROWS;
   const common = {
     schema: deps.schemaFor(task.dbId),

@@ -1,11 +1,11 @@
 import type { Benchmark, PredictionSet, Task } from '../benchmark/types.js';
 import type { ExecRequest, ExecResult } from '../execution/types.js';
 import { BudgetExceeded } from './budget.js';
-import { judgeItem, notJudgedItem } from './cascade.js';
+import { DEFAULT_MAX_REASKS, judgeItem, notJudgedItem } from './cascade.js';
 import type { CascadeDeps, JudgedItem, JudgeInput } from './cascade.js';
 import { sha256 } from './hash.js';
 import { createLimiter } from './limit.js';
-import { previewResult } from './preview.js';
+import { DEFAULT_PREVIEW_ROWS, previewResult } from './preview.js';
 import type { VerdictStore } from './verdict-store.js';
 
 /** What the judge needs from execution (the ExecutionEngine satisfies it). */
@@ -53,8 +53,9 @@ export function judgeConfigKey(deps: CascadeDeps, extra: Record<string, unknown>
       model: c.model,
       sampling: c.sampling,
       prompts: [deps.prompts.prover.hash, deps.prompts.refuter.hash, deps.prompts.refuterMatch.hash],
-      previewRows: deps.previewRows ?? null,
-      maxReasks: deps.maxReasks ?? null,
+      // Defaults resolved as the cascade resolves them: the same behaviour gets the same key.
+      previewRows: deps.previewRows ?? DEFAULT_PREVIEW_ROWS,
+      maxReasks: deps.maxReasks ?? DEFAULT_MAX_REASKS,
       ...extra,
     }),
   );
