@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -61,7 +61,10 @@ beforeAll(async () => {
   PLAIN = bench.tasks[22]!;
   server = await startFakeLlmServer(agentScript);
 });
-afterAll(async () => server.close());
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const noSleep = (waits: number[]) => (ms: number) => {
   waits.push(ms);
@@ -289,7 +292,7 @@ describe('sqlboard audit --llm-agent (CLI)', () => {
     expect(out.llmAgents[0].costUsd).toBeGreaterThan(0);
     expect(out.llmAgents[0].failures[0]).toMatchObject({ taskId: MALFORMED.id });
     expect(r.stderr).toMatch(/gpt: 1 of 30 tasks have no generated SQL and count as missing predictions/);
-    // 29 requests and FLAKY's two retries (the CLI waits the 1 s the 429 asked for).
+    // One request per task (30) and FLAKY's two retries (the CLI waits the 1 s the 429 asked for).
     expect(server.seen).toHaveLength(32);
 
     // The saved file is Spider text, one line per task, and sqlboard score reads it back.

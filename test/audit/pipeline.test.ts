@@ -50,6 +50,7 @@ describe('audit pipeline (label-free CPU pass)', () => {
     const f0 = r.flags[0]!;
     expect(f0.flagged).toBe(true);
     expect(f0.fired.some((x) => x.vote === -1)).toBe(true);
+    expect(f0.correction?.clusterSize).toBeGreaterThanOrEqual(3);
   });
 
   it('is deterministic for a seed', () => {
