@@ -29,6 +29,30 @@ export function callKey(p: CallKeyParts): string {
   );
 }
 
+/** The answer columns of an llm_calls row. */
+interface AnswerRow {
+  response: string;
+  resolved_model: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  latency_ms: number;
+  attempts: number;
+  truncated: number;
+}
+
+function callOf(r: AnswerRow): CachedCall {
+  return {
+    text: r.response,
+    usage: { inputTokens: r.input_tokens, outputTokens: r.output_tokens },
+    costUsd: r.cost_usd,
+    latencyMs: r.latency_ms,
+    attempts: r.attempts,
+    resolvedModel: r.resolved_model ?? undefined,
+    ...(r.truncated ? { truncated: true } : {}),
+  };
+}
+
 /**
  * The LLM response cache in the run store. Each response is committed as soon
  * as it arrives (autocommit), so a run killed with SIGKILL loses no paid call.
@@ -57,8 +81,9 @@ export class LlmCache {
       truncated INTEGER NOT NULL DEFAULT 0,
       created_at TEXT NOT NULL
     )`);
-    this.recordedStmt = store.db.prepare('SELECT model, messages FROM llm_calls WHERE key = ?');
-    this.getStmt = store.db.prepare('SELECT response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated FROM llm_calls WHERE key = ?');
+    const answer = 'response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated';
+    this.recordedStmt = store.db.prepare(`SELECT model, messages, ${answer} FROM llm_calls WHERE key = ?`);
+    this.getStmt = store.db.prepare(`SELECT ${answer} FROM llm_calls WHERE key = ?`);
     this.putStmt = store.db.prepare(`INSERT OR REPLACE INTO llm_calls
       (key, provider, base_url, model, prompt_hash, messages, sampling, response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated, created_at)
       VALUES (@key, @provider, @baseUrl, @model, @promptHash, @messages, @sampling, @response, @resolvedModel, @inputTokens, @outputTokens, @costUsd, @latencyMs, @attempts, @truncated, @createdAt)`);
@@ -66,26 +91,13 @@ export class LlmCache {
 
   /** The stored request and answer of a call, for exporting replay files. */
   getRecorded(key: string): { model: string; messages: ChatMessage[]; call: CachedCall } | undefined {
-    const r = this.recordedStmt.get(key) as { model: string; messages: string } | undefined;
-    const call = this.get(key);
-    if (!r || !call) return undefined;
-    return { model: r.model, messages: JSON.parse(r.messages) as ChatMessage[], call };
+    const r = this.recordedStmt.get(key) as (AnswerRow & { model: string; messages: string }) | undefined;
+    return r ? { model: r.model, messages: JSON.parse(r.messages) as ChatMessage[], call: callOf(r) } : undefined;
   }
 
   get(key: string): CachedCall | undefined {
-    const r = this.getStmt.get(key) as
-      | { response: string; resolved_model: string | null; input_tokens: number; output_tokens: number; cost_usd: number; latency_ms: number; attempts: number; truncated: number }
-      | undefined;
-    if (!r) return undefined;
-    return {
-      text: r.response,
-      usage: { inputTokens: r.input_tokens, outputTokens: r.output_tokens },
-      costUsd: r.cost_usd,
-      latencyMs: r.latency_ms,
-      attempts: r.attempts,
-      resolvedModel: r.resolved_model ?? undefined,
-      ...(r.truncated ? { truncated: true } : {}),
-    };
+    const r = this.getStmt.get(key) as AnswerRow | undefined;
+    return r ? callOf(r) : undefined;
   }
 
   put(key: string, parts: CallKeyParts, call: CachedCall): void {
