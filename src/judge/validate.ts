@@ -1,3 +1,4 @@
+import { median } from 'simple-statistics';
 import { itemKey, type ValidationItem, type ValidationSet } from '../benchmark/validation-set.js';
 import { UserError } from '../errors.js';
 import { detectorMetrics } from '../stats/agreement.js';
@@ -105,12 +106,6 @@ const ALL = 'all';
 interface Column {
   name: string;
   verdicts: (boolean | null)[];
-}
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 function costOf(recorded: JudgeVerdict[]): CostBlock {
