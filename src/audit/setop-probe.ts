@@ -1,4 +1,5 @@
 import { significantTokens, unquote, type Token } from '../sql/tokenize.js';
+import { statementText } from './sql-text.js';
 
 /**
  * Set operations over names: `SELECT T2.name … INTERSECT SELECT T2.name …` answers "which
@@ -9,7 +10,7 @@ import { significantTokens, unquote, type Token } from '../sql/tokenize.js';
  * columns are probed: for an attribute (`SELECT country … INTERSECT …`) values are the answer.
  */
 export function setOpProbe(gold: string): string | undefined {
-  const text = gold.trim().replace(/;+\s*$/, '');
+  const text = statementText(gold);
   const toks = significantTokens(text);
   let depth = 0;
   let opAt = -1;

@@ -1,5 +1,6 @@
 import { tablesFromTokens } from '../sql/parse.js';
 import { significantTokens, unquote, type Token } from '../sql/tokenize.js';
+import { statementText } from './sql-text.js';
 
 /**
  * The structural facts about one query that the labeling functions and the decision
@@ -56,7 +57,7 @@ export function sqlShape(sql: string): SqlShape {
 }
 
 function computeShape(sql: string): SqlShape {
-  const toks = significantTokens(sql.trim().replace(/;+\s*$/, ''));
+  const toks = significantTokens(statementText(sql));
   const low = toks.map((t) => (t.kind === 'word' ? t.text.toLowerCase() : t.text));
   let depth = 0;
   let selects = 0;

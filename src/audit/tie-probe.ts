@@ -1,4 +1,5 @@
 import { significantTokens } from '../sql/tokenize.js';
+import { statementText } from './sql-text.js';
 import type { Cell, ExecResult } from '../execution/types.js';
 
 /**
@@ -15,7 +16,7 @@ export interface TieProbe {
 }
 
 export function tieProbe(gold: string): TieProbe | undefined {
-  const text = gold.trim().replace(/;+\s*$/, '');
+  const text = statementText(gold);
   const toks = significantTokens(text);
   const low = toks.map((t) => t.text.toLowerCase());
   let depth = 0;

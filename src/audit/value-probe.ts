@@ -1,5 +1,6 @@
 import { significantTokens, unquote, type Token } from '../sql/tokenize.js';
 import type { ExecResult } from '../execution/types.js';
+import { statementText } from './sql-text.js';
 
 /**
  * Values the data spells differently: gold SQL that compares a column with a string literal
@@ -12,7 +13,7 @@ import type { ExecResult } from '../execution/types.js';
  */
 export function valueProbe(gold: string, opts: { trim?: boolean } = {}): string | undefined {
   const trim = opts.trim ?? true;
-  const text = gold.trim().replace(/;+\s*$/, '');
+  const text = statementText(gold);
   const toks = significantTokens(text);
   const edits: { start: number; end: number; text: string }[] = [];
   for (let i = 1; i + 1 < toks.length; i++) {
