@@ -1,5 +1,5 @@
 import type { Task } from '../benchmark/types.js';
-import { normalizeResult, sameResult, strictSubset, type NormResult } from './normalize.js';
+import { hasRepeats, normalizeResult, sameResult, strictSubset, type NormResult } from './normalize.js';
 import { sqlShape, type SqlShape } from './sql-shape.js';
 import type { AuditInputs, Verdict } from './types.js';
 
@@ -136,7 +136,7 @@ export function plainVerdict(g: NormResult, r: NormResult): Verdict {
 export function verdictOf(g: NormResult, r: NormResult, agentSql?: string): Verdict {
   const v = plainVerdict(g, r);
   if (v !== 'disagree' || !g.ok) return v;
-  if (r.setSig === g.setSig && g.sig === g.setSig) return 'invalid';
+  if (r.setSig === g.setSig && !hasRepeats(g)) return 'invalid';
   // One of the gold's rows picked by LIMIT 1: the gold keeps every tied row, the agent an arbitrary one.
   if (r.nRows === 1 && agentSql !== undefined && sqlShape(agentSql).limit === 1 && strictSubset(r, g)) return 'invalid';
   return v;

@@ -101,6 +101,11 @@ export function sameResult(a: NormResult, b: NormResult): boolean {
   return a.ok && b.ok && a.sig === b.sig;
 }
 
+/** The result lists some row more than once (its multiset and its set differ); never for a failed result. */
+export function hasRepeats(r: NormResult): boolean {
+  return r.sig !== r.setSig;
+}
+
 /** a's rows form a strict sub-multiset of b's (same width). Both row-key lists are sorted. */
 export function strictSubset(a: NormResult, b: NormResult): boolean {
   if (!a.ok || !b.ok || a.nCols !== b.nCols || a.nRows >= b.nRows || a.nRows === 0) return false;

@@ -1,4 +1,4 @@
-import { columnsContained, scaledBy100, strictSubset } from '../normalize.js';
+import { columnsContained, hasRepeats, scaledBy100, strictSubset } from '../normalize.js';
 import type { TaskContext } from '../context.js';
 import type { LabelingFunction } from './types.js';
 import { outvoted } from './types.js';
@@ -86,7 +86,7 @@ export const executionLfs: LabelingFunction[] = [
     doc: 'The rival holds the gold\'s rows with repeats while the gold has none (agents forgot DISTINCT) → correct.',
     vote: (c) => {
       const r = c.rival?.result;
-      return r && c.gold.ok && r.setSig === c.gold.setSig && c.gold.sig === c.gold.setSig && r.sig !== r.setSig ? 1 : 0;
+      return r && c.gold.ok && r.setSig === c.gold.setSig && !hasRepeats(c.gold) && hasRepeats(r) ? 1 : 0;
     },
   },
   {
@@ -123,8 +123,8 @@ export const executionLfs: LabelingFunction[] = [
     doc: 'Gold repeats rows without DISTINCT while some agent returns the same rows once each → error.',
     vote: (c) => {
       const g = c.gold;
-      if (!g.ok || g.setSig === g.sig || c.goldShape.distinct) return 0;
-      return c.agentResults.some((r) => r.ok && r.setSig === g.setSig && r.sig === r.setSig) ? -1 : 0;
+      if (!hasRepeats(g) || c.goldShape.distinct) return 0;
+      return c.agentResults.some((r) => r.ok && r.setSig === g.setSig && !hasRepeats(r)) ? -1 : 0;
     },
   },
   {

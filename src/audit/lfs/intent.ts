@@ -1,4 +1,5 @@
 import type { TaskContext } from '../context.js';
+import { hasRepeats } from '../normalize.js';
 import type { Vote } from '../types.js';
 import { outvoted, type LabelingFunction } from './types.js';
 
@@ -72,7 +73,7 @@ export const intentLfs: LabelingFunction[] = [
     name: 'int_distinct',
     family: 'intent',
     doc: '"Different" / "distinct" / "unique" but the gold keeps duplicate rows, out-voted → error.',
-    vote: (c) => cueError(/\b(different|distinct|unique)\b/.test(q(c)) && !c.goldShape.distinct && !c.goldShape.countDistinct && c.gold.ok && c.gold.setSig !== c.gold.sig, c),
+    vote: (c) => cueError(/\b(different|distinct|unique)\b/.test(q(c)) && !c.goldShape.distinct && !c.goldShape.countDistinct && hasRepeats(c.gold), c),
   },
   {
     name: 'int_each_group',

@@ -1,3 +1,4 @@
+import { hasRepeats } from '../normalize.js';
 import type { LabelingFunction } from './types.js';
 import { errorIf } from './types.js';
 
@@ -55,9 +56,8 @@ export const patternLfs: LabelingFunction[] = [
     family: 'pattern',
     doc: 'Gold result repeats rows without DISTINCT while the rival has none repeated, out-voted → error.',
     vote: (c) => {
-      const g = c.gold;
-      const dup = g.ok && g.setSig !== g.sig && !c.goldShape.distinct;
-      const rivalDup = c.rival ? c.rival.result.setSig !== c.rival.result.sig : true;
+      const dup = hasRepeats(c.gold) && !c.goldShape.distinct;
+      const rivalDup = c.rival ? hasRepeats(c.rival.result) : true;
       return errorIf(dup && !rivalDup, c);
     },
   },
