@@ -148,14 +148,16 @@ export interface RepeatSpread {
   unstableShare: number;
 }
 
-/** How much repeat runs of one judge move, on the items they all cover. */
+/**
+ * How much repeat runs of one judge move, on the items they all cover: `idx` is
+ * jointlyCovered(scope, columns), the items `blocks` were computed on.
+ */
 export function repeatSpread(
   judges: readonly string[],
   blocks: readonly MetricBlock[],
   columns: readonly (readonly (boolean | null)[])[],
-  indices: readonly number[],
+  idx: readonly number[],
 ): RepeatSpread {
-  const idx = jointlyCovered(indices, columns);
   const unstable = idx.filter((i) => new Set(columns.map((c) => c[i])).size > 1).length;
   return {
     judges: [...judges],
