@@ -1,4 +1,4 @@
-import { bootstrapInterval, type BootstrapOptions } from './bootstrap.js';
+import { bootstrapIntervals, type BootstrapOptions } from './bootstrap.js';
 import { checkConfusion, confusionFrom, type Confusion } from './confusion.js';
 import type { Interval } from './intervals.js';
 
@@ -116,16 +116,17 @@ export function agreementWithCI(a: readonly boolean[], b: readonly boolean[], op
     for (let i = 0; i < idx.length; i++) t[cell[idx[i]!]!]!++;
     return { tp: t[0]!, fp: t[1]!, fn: t[2]!, tn: t[3]! };
   };
-  const kappa = bootstrapInterval(n, (idx) => cohenKappa(tableOf(idx)), opts);
-  const m = bootstrapInterval(n, (idx) => mcc(tableOf(idx)), opts);
-  const acc = bootstrapInterval(
+  // One table per resample serves all three statistics.
+  const intervals = bootstrapIntervals(
     n,
+    3,
     (idx) => {
       const t = tableOf(idx);
-      return ratio(t.tp + t.tn, idx.length);
+      return [cohenKappa(t), mcc(t), ratio(t.tp + t.tn, idx.length)];
     },
     opts,
   );
+  const [kappa, m, acc] = [intervals[0]!, intervals[1]!, intervals[2]!];
   const strip = (name: string, { estimate, low, high, method }: Interval): Interval => ({ estimate, low, high, method: `${name}; ${method}` });
   return {
     n,

@@ -48,21 +48,37 @@ export function bootstrapInterval(
   stat: (indices: Uint32Array) => number,
   opts?: BootstrapOptions,
 ): Interval & { samples: Float64Array } {
+  return bootstrapIntervals(n, 1, (idx) => [stat(idx)], opts)[0]!;
+}
+
+/**
+ * bootstrapInterval for `count` statistics on the same resamples: `stat` returns all of them
+ * at once, so work they share (e.g. one resample's confusion table) is done once per resample.
+ * Result i is what bootstrapInterval(n, (idx) => stat(idx)[i], opts) gives.
+ */
+export function bootstrapIntervals(
+  n: number,
+  count: number,
+  stat: (indices: Uint32Array) => readonly number[],
+  opts?: BootstrapOptions,
+): (Interval & { samples: Float64Array })[] {
   const { iterations, seed, confidence } = resolve(opts);
   const method = methodText(iterations, seed, confidence);
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a non-negative integer (got ${n})`);
-  if (n === 0) return { estimate: NaN, low: NaN, high: NaN, method, samples: new Float64Array(0) };
+  const stats = Array.from({ length: count }, (_, k) => k);
+  if (n === 0) return stats.map(() => ({ estimate: NaN, low: NaN, high: NaN, method, samples: new Float64Array(0) }));
   const identity = new Uint32Array(n);
   for (let i = 0; i < n; i++) identity[i] = i;
-  const estimate = stat(identity);
+  const estimates = stat(identity);
   const rng = createRng(seed);
-  const samples = new Float64Array(iterations);
+  const samples = stats.map(() => new Float64Array(iterations));
   const idx = new Uint32Array(n);
   for (let r = 0; r < iterations; r++) {
     for (let i = 0; i < n; i++) idx[i] = Math.floor(rng() * n);
-    samples[r] = stat(idx);
+    const values = stat(idx);
+    for (const k of stats) samples[k]![r] = values[k]!;
   }
-  return { estimate, ...percentiles(samples, confidence), method, samples };
+  return stats.map((k) => ({ estimate: estimates[k]!, ...percentiles(samples[k]!, confidence), method, samples: samples[k]! }));
 }
 
 /**
