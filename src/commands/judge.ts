@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
@@ -19,7 +17,7 @@ import { runJudge } from '../judge/run.js';
 import { createLiveJudge } from '../judge/setup.js';
 import { summarizeJudge } from '../judge/summary.js';
 import { judgeJson, judgeReport } from '../report/judge-report.js';
-import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { addReportOptions, emitReport, processIo, type ReportOptions } from '../report/output.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
@@ -51,11 +49,6 @@ interface JudgeArgs extends ReportOptions {
   items?: string;
   record?: string;
   workers?: number;
-}
-
-function writeText(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
 }
 
 function positive(name: string, v: number | undefined, integer = true): void {
@@ -155,7 +148,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       execProgress.stop();
       judgeProgress.stop();
       const difficulty = new Map(bench.tasks.map((t) => [t.id, taskDifficulty(bench, t)]));
-      if (argv.record && judge.cache) writeText(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)));
+      if (argv.record && judge.cache) processIo.writeFile(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)));
       if (argv.items) writeItems(argv.items, run.items.map((r) => judgeItemRecord(r, { difficulty: difficulty.get(r.taskId) })));
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
       for (const note of bench.notes ?? []) process.stderr.write(`sqlboard: ${argv.questions}: ${note}\n`);
