@@ -91,17 +91,8 @@ export function subsetFromPath(path: string): string | undefined {
  */
 function findExDir(dir: string): string | undefined {
   const parent = dirname(dir);
-  const candidates: string[] = [];
-  if (existsSync(parent)) {
-    for (const name of readdirSync(parent)) {
-      if (/^EX-.+-eval$/.test(name)) candidates.push(join(parent, name));
-    }
-  }
-  if (candidates.length !== 1) {
-    candidates.length = 0;
-    candidates.push(join(dirname(parent), 'decisive', 'EX'));
-  }
-  const c = candidates[0]!;
+  const siblings = existsSync(parent) ? readdirSync(parent).filter((name) => /^EX-.+-eval$/.test(name)) : [];
+  const c = siblings.length === 1 ? join(parent, siblings[0]!) : join(dirname(parent), 'decisive', 'EX');
   return existsSync(join(c, 'eval_results.json')) ? c : undefined;
 }
 
