@@ -6,7 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { readErrorFlags } from '../benchmark/error-flags.js';
 import { InputFileError } from '../errors.js';
 import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
 import { confusionFrom, type Confusion } from '../stats/confusion.js';
@@ -74,7 +73,8 @@ function score(ids: readonly string[], truth: Map<string, boolean>, flagged: (id
   return { confusion: c, metrics: detectorMetrics(c) };
 }
 
-export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts: { compareFlags?: string } = {}): Evaluation {
+/** `compareFlags`: another detector's flags (readErrorFlags: task id → flagged) and the file they came from. */
+export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts: { compareFlags?: { file: string; flags: Map<string, boolean> } } = {}): Evaluation {
   const pos = new Map(report.flags.map((f, i) => [f.taskId, i]));
   const ids = [...labels.isError.keys()].filter((id) => pos.has(id));
   const missing = [...labels.isError.keys()].filter((id) => !pos.has(id));
@@ -117,11 +117,10 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
     calibrated,
   };
   if (opts.compareFlags) {
-    // SALUS's flags format, read as `leaderboard --flags` and `score --flags` read it.
-    const other = readErrorFlags(opts.compareFlags);
+    const other = opts.compareFlags.flags;
     const inSample = ids.filter((id) => other.has(id));
     out.compare = {
-      file: opts.compareFlags,
+      file: opts.compareFlags.file,
       flagged: [...other.values()].filter(Boolean).length,
       n: other.size,
       ...score(inSample, labels.isError, (id) => other.get(id)!),

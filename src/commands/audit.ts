@@ -5,6 +5,7 @@ import { evaluateAudit, readGoldErrorLabels, type Evaluation } from '../audit/ev
 import { executeForAudit } from '../audit/execute.js';
 import { writeAuditOutputs } from '../audit/outputs.js';
 import { runAuditPipeline } from '../audit/pipeline.js';
+import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
@@ -60,7 +61,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         .option('save-agent-sql', { type: 'string', describe: "Write each LLM agent's SQL to DIR/<name>.sql (Spider text, one line per task) for sqlboard score" })
         .option('labels', { type: 'string', describe: 'Labelled sample for evaluation only (query_id,label[,error_type]; 0 = gold error)' })
         .option('compare-flags', { type: 'string', describe: 'Another detector\'s flags (task_id,predicted_label; 0 = flagged) scored on the same sample' })
-        .option('out', { type: 'string', describe: 'Write flags.csv, tasks.jsonl, lf-stats.json, agent-stats.json, summary.json here' })
+        .option('out', { type: 'string', describe: 'Write flags.csv, tasks.jsonl, lf-stats.json, agent-stats.json, summary.json (and evaluation.json with --labels) here' })
         .option('seed', { type: 'number', default: 1, describe: 'Seed for cross-validation folds' })
         .option('k', { type: 'number', describe: 'High-confidence examples per class (default 250 × N/1534)' })
         .option('timeout', { type: 'number', default: 30, describe: 'Per-query time limit in seconds' })
@@ -78,8 +79,9 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     if (argv.maxCostUsd !== undefined && !(argv.maxCostUsd >= 0)) throw new UserError(`--max-cost-usd must be a number ≥ 0 (got ${argv.maxCostUsd})`);
     const bench = loadBenchmark(argv.questions);
     const agents = specs.map(([name, file]) => loadPredictions(file, bench, name));
-    // Read the labels file up front so a bad path fails before minutes of execution; it is not passed to the audit.
+    // Read the labels and flags files up front so a bad path fails before minutes of execution; they are not passed to the audit.
     const labels = argv.labels ? readGoldErrorLabels(argv.labels) : undefined;
+    const compareFlags = argv.compareFlags ? { file: argv.compareFlags, flags: readErrorFlags(argv.compareFlags) } : undefined;
     const priceTable = argv.priceFile ? readPriceFile(argv.priceFile) : undefined;
     const store = openRunStore(argv.store);
     const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.timeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
@@ -128,7 +130,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       }
     }
     const report = runAuditPipeline(inputs, { seed: argv.seed, ...(argv.k ? { k: argv.k } : {}) });
-    const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, argv.compareFlags ? { compareFlags: argv.compareFlags } : {}) : undefined;
+    const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, compareFlags ? { compareFlags } : {}) : undefined;
     const ctx = {
       questions: argv.questions,
       seed: argv.seed,
