@@ -43,7 +43,6 @@ export interface PlaneOutput {
   config: PlaneConfig;
   /** CV F1 (error class, against pseudo-labels) per candidate, in CANDIDATES order. */
   cvF1: number[];
-  flags: boolean[];
   probability: number[];
   /** Reliability of each agent's verdict on each task, from the chosen depth. */
   reliability: number[][];
@@ -166,5 +165,5 @@ export function runDecisionPlane(data: PlaneData, hcIndex: readonly number[], hc
   const t = train(data, hcIndex, hcY, config.depth, config.aggregation === 'fusion');
   const probability = data.features.map((_, i) => predict(t, data, i, config.aggregation));
   const reliability = data.verdicts.map((vs, i) => vs.map((_, j) => reliabilityOf(t, data, i, j)));
-  return { config, cvF1, flags: probability.map((p) => p > 0.5), probability, reliability };
+  return { config, cvF1, probability, reliability };
 }

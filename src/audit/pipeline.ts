@@ -2,7 +2,7 @@ import { agentFeatures } from './agent-features.js';
 import { agentStatistics, type AgentStatistics } from './agent-stats.js';
 import { buildContexts, type TaskContext } from './context.js';
 import { CANDIDATES, runDecisionPlane, type PlaneConfig } from './decision-plane.js';
-import { defaultK, highConfidenceSet } from './high-confidence.js';
+import { highConfidenceSet } from './high-confidence.js';
 import { dependentGroups, residualCorrelation } from './dependency.js';
 import { fitLabelModel } from './label-model.js';
 import { lfStatistics, type FamilyCorrelation, type LfStat } from './lf-stats.js';
@@ -90,7 +90,7 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
     if (d) lm.posterior[i] = Math.max(lm.posterior[i]!, DECISIVE_P);
   });
   // Decisive tasks say nothing about the agents' reliability (they may all copy the gold): keep them out of training.
-  const hc = highConfidenceSet(lm.posterior, opts.k ?? defaultK(n), decisive);
+  const hc = highConfidenceSet(lm.posterior, opts.k, decisive);
   const verdicts = contexts.map((c) => c.verdicts);
   const features = contexts.map((c) => goldFeatures(c.goldShape, c.gold.nRows, c.gold.ok));
   const bothClasses = hc.y.includes(0) && hc.y.includes(1);
@@ -116,7 +116,7 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
     flagged: flags.filter((f) => f.flagged).length,
     plainVerdicts: contexts.map((c) => c.plainVerdicts),
     labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior },
-    agentFamilies: agentFamilies.filter((f) => f.length > 1).map((f) => f.map((a) => inputs.agents[a]!.name)),
+    agentFamilies: agentFamilies.filter((f) => f.length > 1).map((f) => f.map((a) => agents[a]!)),
     highConfidence: { k: hc.k, errors: hc.y.filter((y) => y === 1).length, correct: hc.y.filter((y) => y === 0).length },
     plane: plane ? { config: plane.config, cv: CANDIDATES.map((config, i) => ({ config, f1: plane.cvF1[i]! })) } : null,
     lfStats: lfs,
