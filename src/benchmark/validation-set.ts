@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { InputFileError } from '../errors.js';
+import { parseJsonText, readText } from './read-json.js';
 import { HUMAN_TAG_NAMES, parseHumanTags, tagsFromNames, type HumanTags } from './human-tags.js';
 
 /**
@@ -43,14 +43,6 @@ function subsetName(file: string): string {
   return basename(file, extname(file));
 }
 
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputFileError(file, undefined, `cannot read: ${(e as Error).message}`);
-  }
-}
-
 const optStr = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function idOf(v: unknown): string | undefined {
@@ -74,12 +66,7 @@ function itemOf(o: Record<string, unknown>, subset: string, taskId: string, labe
 }
 
 function loadRoseVec(file: string, text: string, name: string): ValidationItem[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new InputFileError(file, undefined, `not valid JSON (${(e as Error).message})`);
-  }
+  const data = parseJsonText(file, text);
   if (!Array.isArray(data)) throw new InputFileError(file, undefined, 'expected a JSON array of ROSE-VEC items');
   return data.map((raw, i) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, undefined, `item ${i} is not a JSON object`);
