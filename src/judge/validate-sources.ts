@@ -118,7 +118,7 @@ export function loadJudge(name: string, sources: readonly string[], sets: readon
         }
         subset = candidates[0];
       }
-      if (subset === undefined || !subsets.has(subset) || !(subsetsById.get(r.taskId) ?? []).includes(subset)) {
+      if (subset === undefined || !(subsetsById.get(r.taskId) ?? []).includes(subset)) {
         outside++;
         continue;
       }
