@@ -11,10 +11,8 @@ const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
  */
 export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; apiVersion?: string }): LlmProvider {
   const baseUrl = opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
-  const ai = new GoogleGenAI({
-    apiKey: opts.apiKey,
-    httpOptions: { baseUrl, apiVersion: opts.apiVersion ?? 'v1beta' },
-  });
+  const apiVersion = opts.apiVersion ?? 'v1beta';
+  const ai = new GoogleGenAI({ apiKey: opts.apiKey, httpOptions: { baseUrl, apiVersion } });
   return {
     name: 'gemini',
     baseUrl: redactUrl(baseUrl),
@@ -37,7 +35,7 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
             temperature: req.sampling.temperature,
             maxOutputTokens: req.sampling.maxOutputTokens,
             abortSignal: signal,
-            httpOptions: { baseUrl, apiVersion: opts.apiVersion ?? 'v1beta', timeout: req.timeoutMs, fetch: fetchKeepingRetryAfter },
+            httpOptions: { baseUrl, apiVersion, timeout: req.timeoutMs, fetch: fetchKeepingRetryAfter },
           },
         });
         const block = res.promptFeedback?.blockReason;
