@@ -1,5 +1,6 @@
 import type { BoardFile } from '../benchmark/board-csv.js';
 import type { BoardAnalysis } from '../stats/board-gaps.js';
+import { confidencePercent } from '../stats/intervals.js';
 import { formatPercent } from './format.js';
 import { emptyMatrix, gStarBand, pts } from './leaderboard-common.js';
 import type { MatrixCell, Report, Section } from './model.js';
@@ -69,12 +70,12 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
     title: `Top ${a.analysed} systems by test EX`,
     notes: [
       `Noise threshold: σ_gap = 2√e/N = ${pts(a.sigmaGap)} points, g* = z·σ_gap = ${pts(a.threshold)} points ` +
-        `(one-sided ${Math.round(g.confidence * 100)}%, z = ${g.z.toFixed(3)}; N = ${g.n}, e = ${Number(g.flawed.toFixed(1))} flawed tasks, ${formatPercent(g.errorRate)}).`,
+        `(one-sided ${confidencePercent(g.confidence)}%, z = ${g.z.toFixed(3)}; N = ${g.n}, e = ${Number(g.flawed.toFixed(1))} flawed tasks, ${formatPercent(g.errorRate)}).`,
       top
         ? `${a.indistinguishableFromTop.length} of the ${a.analysed - 1} systems below ${top.name} are within g* of it and cannot be told apart from rank 1; ` +
           `${a.exceedingPairs} of ${a.pairs.length} pairs differ by more than g*.`
         : 'No systems to rank.',
-      `Bars: Wilson ${Math.round(g.confidence * 100)}% intervals as if each test score were measured on N = ${g.n} tasks (the board publishes no counts).`,
+      `Bars: Wilson ${confidencePercent(g.confidence)}% intervals as if each test score were measured on N = ${g.n} tasks (the board publishes no counts).`,
     ],
     plots: [
       {
@@ -90,7 +91,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
           detail: `dev ${formatPercent(s.dev, 2)}; P(#1 better) ${s.topOutperformProbability.toFixed(2)}`,
           secondary: s.dev,
         })),
-        valueLabel: `test EX (bar: ${Math.round(g.confidence * 100)}% Wilson interval at N)`,
+        valueLabel: `test EX (bar: ${confidencePercent(g.confidence)}% Wilson interval at N)`,
         secondaryLabel: 'dev EX',
         band: top ? gStarBand(top.test, a.threshold) : undefined,
       },

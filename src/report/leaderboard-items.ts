@@ -1,3 +1,4 @@
+import { confidencePercent } from '../stats/intervals.js';
 import type { ItemsLeaderboard } from '../stats/leaderboard.js';
 import { formatPercent, formatPValue } from './format.js';
 import { emptyMatrix, gStarBand, pts } from './leaderboard-common.js';
@@ -57,7 +58,7 @@ function alignmentNotes(lb: ItemsLeaderboard): string[] {
 
 /** The report of `leaderboard` from verdict files: standings with the plot, flags, every pair. */
 export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
-  const conf = `${Math.round(lb.confidence * 100)}%`;
+  const conf = `${confidencePercent(lb.confidence)}%`;
   const top = lb.systems[0];
   const band = lb.threshold !== undefined && top ? gStarBand(top.accuracy.estimate, lb.threshold) : undefined;
   const hasClean = lb.flags !== undefined;
@@ -66,7 +67,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
     notes: [
       `${lb.tasks} tasks. Accuracy with Wilson ${conf} intervals; rank range = central ${conf} of the rank over ${lb.iterations} bootstrap resamples of tasks (seed ${lb.seed}).`,
       top
-        ? `${lb.indistinguishableFromTop.length} of the ${lb.systems.length - 1} systems below ${top.system} cannot be told apart from it (exact McNemar, p ≥ ${pts(1 - lb.confidence, 0)}%).`
+        ? `${lb.indistinguishableFromTop.length} of the ${lb.systems.length - 1} systems below ${top.system} cannot be told apart from it (exact McNemar, p ≥ ${confidencePercent(1 - lb.confidence)}%).`
         : '',
       ...alignmentNotes(lb),
     ].filter(Boolean),
@@ -150,7 +151,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
               title: 'Accuracy difference, row − column (points); saturated = significant (exact McNemar)',
               labels: lb.systems.map((s) => s.system),
               cells: pairMatrix(lb),
-              legend: `Cells show Δ in points; columns are numbered by rank; significant = McNemar p < ${pts(1 - lb.confidence, 0)}%.`,
+              legend: `Cells show Δ in points; columns are numbered by rank; significant = McNemar p < ${confidencePercent(1 - lb.confidence)}%.`,
             },
           ]
         : [],

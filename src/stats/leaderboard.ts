@@ -1,7 +1,7 @@
 import { pairedDiffFromCounts, resampleCounts } from './bootstrap.js';
 import { competitionRanks } from './board-gaps.js';
 import { gapThreshold, type GapResult } from './gap.js';
-import { wilson, type Interval } from './intervals.js';
+import { confidencePercent, wilson, type Interval } from './intervals.js';
 import { mcnemarExact, type McNemarResult } from './mcnemar.js';
 import { rankRanges, type RankRange } from './rank-ranges.js';
 import { alignVerdicts, type VerdictSource } from './verdict-matrix.js';
@@ -246,7 +246,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
       accuracy: wilson(0, 1, confidence).method,
       difference: pairs[0]?.difference.method ?? `paired percentile bootstrap over tasks, ${iterations} resamples, seed ${seed}`,
       test: mcnemarExact(0, 0).method,
-      rankRange: `rank (ties share the best) over the same ${iterations} task resamples; central ${Math.round(confidence * 100)}%`,
+      rankRange: `rank (ties share the best) over the same ${iterations} task resamples; central ${confidencePercent(confidence)}%`,
     },
   };
   if (flagSummary) result.flags = flagSummary;
