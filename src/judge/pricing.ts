@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { parseJsonText, readText } from '../benchmark/read-json.js';
 import { InputFileError, UserError } from '../errors.js';
 import type { TokenUsage } from './providers/types.js';
 
@@ -68,12 +68,7 @@ export function parsePriceFlag(text: string): Price {
 
 /** A JSON file `{"model": {"input": n, "output": n}, ...}` merged over the defaults. */
 export function readPriceFile(file: string): Record<string, Price> {
-  let v: unknown;
-  try {
-    v = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new InputFileError(file, undefined, `cannot read the price file: ${(e as Error).message}`);
-  }
+  const v = parseJsonText(file, readText(file));
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new InputFileError(file, undefined, 'expected {"model": {"input": n, "output": n}}');
   const out: Record<string, Price> = {};
   for (const [k, p] of Object.entries(v as Record<string, unknown>)) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readText } from '../../benchmark/read-json.js';
 import { InputFileError } from '../../errors.js';
 import { sha256 } from '../hash.js';
 import { ProviderError } from './types.js';
@@ -27,12 +27,7 @@ export function replayRequestHash(model: string, messages: ChatMessage[]): strin
 }
 
 function readReplayFile(file: string): ReplayEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputFileError(file, undefined, `cannot read the replay file: ${(e as Error).message}`);
-  }
+  const text = readText(file);
   const out: ReplayEntry[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
