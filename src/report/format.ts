@@ -1,4 +1,4 @@
-import { isInterval, type Cell, type Column } from './model.js';
+import { isInterval, type Cell, type Column, type Report } from './model.js';
 
 /** A fraction as a percentage: `0.7491` → `74.9%`. */
 export function formatPercent(x: number, digits = 1): string {
@@ -65,4 +65,9 @@ export function columnAlign(column: Column, rows: Record<string, Cell>[]): 'left
 /** Meta values as text (same rules as cells with a default column). */
 export function formatMeta(value: Cell): string {
   return formatCell(value, { key: '', header: '' });
+}
+
+/** The meta entries every renderer shows: those with a value. */
+export function shownMeta(report: Report): [string, Cell][] {
+  return Object.entries(report.meta ?? {}).filter(([, v]) => v !== undefined && v !== null);
 }

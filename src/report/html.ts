@@ -1,5 +1,5 @@
 import { escapeXml } from './escape.js';
-import { columnAlign, formatCell, formatMeta } from './format.js';
+import { columnAlign, formatCell, formatMeta, shownMeta } from './format.js';
 import { isInterval, type Plot, type Report, type Table } from './model.js';
 import { renderIntervalPlot } from './svg-interval.js';
 import { renderMatrixPlot } from './svg-matrix.js';
@@ -80,7 +80,7 @@ function renderPlot(plot: Plot): string {
  * Content-Security-Policy that forbids every network fetch, so it opens offline and leaks nothing.
  */
 export function renderHtml(report: Report): string {
-  const meta = Object.entries(report.meta ?? {}).filter(([, v]) => v !== undefined && v !== null);
+  const meta = shownMeta(report);
   const metaHtml = meta.length
     ? `<dl class="meta">${meta.map(([k, v]) => `<dt>${escapeXml(k)}</dt><dd>${escapeXml(formatMeta(v))}</dd>`).join('')}</dl>`
     : '';

@@ -1,4 +1,4 @@
-import { columnAlign, formatCell, formatMeta } from './format.js';
+import { columnAlign, formatCell, formatMeta, shownMeta } from './format.js';
 import type { Report, Table } from './model.js';
 
 /** Escapes text for a GFM table cell: `\\`, `|`, `<` escaped (no stray HTML), line breaks become `<br>`. */
@@ -24,7 +24,7 @@ export function renderMarkdownTable(table: Table): string {
 /** The report as GitHub-flavoured Markdown; plots are HTML-only and are skipped. */
 export function renderMarkdown(report: Report): string {
   const out: string[] = [`# ${mdText(report.title)}`, ''];
-  const meta = Object.entries(report.meta ?? {}).filter(([, v]) => v !== undefined && v !== null);
+  const meta = shownMeta(report);
   if (meta.length) {
     for (const [k, v] of meta) out.push(`- **${mdText(k)}**: ${mdText(formatMeta(v))}`);
     out.push('');

@@ -39,7 +39,7 @@ export interface IntervalValue {
 }
 
 /**
- * One table cell. `null`/`undefined` render as empty (a dash in text formats).
+ * One table cell. `null`/`undefined` render as empty everywhere; a NaN number as a dash (–) in text formats.
  * An `IntervalValue` renders as `74.9% [72.7%, 77.0%]` in text formats and expands to three
  * CSV columns (`<header>`, `<header> low`, `<header> high`).
  */

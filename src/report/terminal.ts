@@ -1,5 +1,5 @@
 import CliTable from 'cli-table3';
-import { columnAlign, formatCell, formatMeta } from './format.js';
+import { columnAlign, formatCell, formatMeta, shownMeta } from './format.js';
 import type { Report, Table } from './model.js';
 
 /** One table as cli-table3 text; no colours, so output is the same on a TTY, in a pipe and in tests. */
@@ -18,9 +18,7 @@ export function renderTerminalTable(table: Table): string {
 /** The whole report for a terminal: title, meta lines, then each section's notes and table. Plots are HTML-only. */
 export function renderTerminal(report: Report): string {
   const out: string[] = [report.title];
-  for (const [k, v] of Object.entries(report.meta ?? {})) {
-    if (v !== undefined && v !== null) out.push(`  ${k}: ${formatMeta(v)}`);
-  }
+  for (const [k, v] of shownMeta(report)) out.push(`  ${k}: ${formatMeta(v)}`);
   for (const section of report.sections) {
     out.push('', section.title);
     for (const note of section.notes ?? []) out.push(`  ${note}`);
