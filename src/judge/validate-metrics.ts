@@ -1,5 +1,5 @@
 import { cohenKappa, detectorMetrics } from '../stats/agreement.js';
-import { bootstrapInterval, type BootstrapOptions } from '../stats/bootstrap.js';
+import { bootstrapIntervals, type BootstrapOptions } from '../stats/bootstrap.js';
 import type { Confusion } from '../stats/confusion.js';
 
 /**
@@ -50,6 +50,12 @@ export function metricOf(name: MetricName, c: Confusion): number {
   return d[name];
 }
 
+/** Every metric of one table, in METRICS order. */
+function allMetrics(c: Confusion): number[] {
+  const d = detectorMetrics(c);
+  return METRICS.map((m) => (m === 'kappa' ? cohenKappa(c) : m === 'overFlagRate' ? 1 - d.recall : d[m]));
+}
+
 /** The metric block of one judge (or ensemble) on one subset; bootstrap seeded per call. */
 export function metricBlock(human: readonly boolean[], judge: readonly boolean[], items: number, boot: BootstrapOptions): MetricBlock {
   const cells = cellCodes(human, judge);
@@ -59,11 +65,12 @@ export function metricBlock(human: readonly boolean[], judge: readonly boolean[]
   const confusion = tableOf(cells, all);
   const ci = {} as Record<MetricName, [number, number]>;
   const point = {} as Record<MetricName, number>;
-  for (const m of METRICS) {
-    // Same seed for every metric: all intervals come from the same resamples.
-    const iv = bootstrapInterval(n, (idx) => metricOf(m, tableOf(cells, idx)), boot);
-    point[m] = n === 0 ? NaN : metricOf(m, confusion);
+  // One pass of resamples, one table each, serves every metric: all intervals come from the same resamples.
+  const intervals = bootstrapIntervals(n, METRICS.length, (idx) => allMetrics(tableOf(cells, idx)), boot);
+  METRICS.forEach((m, k) => {
+    const iv = intervals[k]!;
+    point[m] = iv.estimate;
     ci[m] = [iv.low, iv.high];
-  }
+  });
   return { n, items, coverage: items === 0 ? NaN : n / items, ...point, ci, confusion };
 }
