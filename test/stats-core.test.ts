@@ -3,7 +3,7 @@ import { normalCdf, normalQuantile } from '../src/stats/normal.js';
 import { wilson, clopperPearson } from '../src/stats/intervals.js';
 import { betaInc, binomialCdf, logGamma } from '../src/stats/beta.js';
 import { createRng } from '../src/stats/rng.js';
-import { bootstrapInterval, pairedBootstrapDiff } from '../src/stats/bootstrap.js';
+import { bootstrapInterval, bootstrapIntervals, pairedBootstrapDiff, pairedDiffFromCounts, resampleCounts } from '../src/stats/bootstrap.js';
 import { mcnemarExact } from '../src/stats/mcnemar.js';
 import { kendallTauB } from '../src/stats/kendall.js';
 
@@ -169,6 +169,23 @@ describe('seeded resampling', () => {
     expect(e.estimate).toBeNaN();
     expect(e.pGreater).toBeNaN();
     expect(() => pairedBootstrapDiff([1], [1, 0])).toThrow(RangeError);
+  });
+
+  it('shared resamples give exactly what one bootstrap per statistic or pair gives', () => {
+    const rng = createRng(5);
+    const rows = [0.8, 0.6, 0.5].map((p) => Uint8Array.from({ length: 150 }, () => (rng() < p ? 1 : 0)));
+    const opts = { seed: 9, iterations: 400, confidence: 0.9 };
+    const counts = resampleCounts(rows, opts);
+    const total = (row: Uint8Array): number => row.reduce((s, v) => s + v, 0);
+    for (const [i, j] of [[0, 1], [0, 2], [1, 2]] as const) {
+      const shared = pairedDiffFromCounts({ k: total(rows[i]!), resampled: counts[i]! }, { k: total(rows[j]!), resampled: counts[j]! }, 150, opts);
+      expect(shared).toEqual(pairedBootstrapDiff(rows[i]!, rows[j]!, opts));
+    }
+    const mean = (row: Uint8Array) => (idx: Uint32Array): number => idx.reduce((s, t) => s + row[t]!, 0) / idx.length;
+    const both = bootstrapIntervals(150, 2, (idx) => [mean(rows[0]!)(idx), mean(rows[1]!)(idx)], opts);
+    expect(both).toEqual([bootstrapInterval(150, mean(rows[0]!), opts), bootstrapInterval(150, mean(rows[1]!), opts)]);
+    const none = pairedDiffFromCounts({ k: 0, resampled: new Uint32Array(0) }, { k: 0, resampled: new Uint32Array(0) }, 0, opts);
+    expect(none).toEqual(pairedBootstrapDiff([], [], opts));
   });
 });
 
