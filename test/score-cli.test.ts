@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli, SPIDER } from './helpers/cli.js';
+import { runCli, runCliAndKill, SPIDER } from './helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-score-'));
 const DEV = join(SPIDER, 'dev.json');
@@ -92,22 +91,20 @@ describe('sqlboard score on Spider dev', () => {
 
   it('resumes after kill -9 and loses no finished execution', async () => {
     const store = join(tmp, 'killed.db');
-    const args = ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'score', '--store', store, '--json', '--workers', '1'];
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
     // Wait until some executions are committed, then kill without warning.
     let before = 0;
-    for (let i = 0; i < 400 && before < 1500; i++) {
-      await new Promise((r) => setTimeout(r, 50));
+    const committed = (): number => {
       try {
         const db = new Database(store, { readonly: true, fileMustExist: true });
-        before = (db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n;
+        const n = (db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n;
         db.close();
+        return n;
       } catch {
-        before = 0;
+        return 0;
       }
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    };
+    const signal = await runCliAndKill(['score', '--store', store, '--json', '--workers', '1'], () => (before = committed()) >= 1500, { timeoutMs: 20_000 });
+    expect(signal).toBe('SIGKILL');
     expect(before).toBeGreaterThan(0);
     const resumed = await runCli(['score', '--store', store, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);

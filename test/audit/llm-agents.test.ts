@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { parseLlmAgentSpecs } from '../../src/judge/agent-specs.js';
 import { generateAgentPredictions } from '../../src/judge/agents.js';
 import type { LlmAgentsOptions } from '../../src/judge/agents.js';
 import { openRunStore } from '../../src/store/run-store.js';
-import { ROOT, SPIDER, runCli } from '../helpers/cli.js';
+import { SPIDER, runCli, runCliAndKill } from '../helpers/cli.js';
 import { questionOf, startFakeLlmServer } from '../judge/fake-llm-server.js';
 import type { FakeLlmServer, Reply, SeenRequest } from '../judge/fake-llm-server.js';
 
@@ -331,16 +330,7 @@ describe('sqlboard audit --llm-agent (CLI)', () => {
     const store = join(dir, 'killed.db');
     server.seen.length = 0;
     server.setScript((req) => ({ ...agentScript(req), delayMs: 150 }));
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args(store, ['-j', '1'])], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    });
-    const exited = new Promise<NodeJS.Signals | null>((res) => child.on('exit', (_c, sig) => res(sig)));
-    const t0 = Date.now();
-    while (server.seen.length < 5 && Date.now() - t0 < 30_000) await new Promise((res) => setTimeout(res, 20));
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    expect(await runCliAndKill(args(store, ['-j', '1']), () => server.seen.length >= 5, { env })).toBe('SIGKILL');
     server.setScript(agentScript);
     const kept = storeCalls(store);
     expect(kept).toBeGreaterThanOrEqual(3);

@@ -30,3 +30,24 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
     child.stdin.end(opts.input ?? '');
   });
 }
+
+/**
+ * Starts the CLI, waits until `ready()` holds (or `timeoutMs` passes), then kills it with
+ * SIGKILL — no chance to clean up — and resolves with the signal it died of.
+ */
+export async function runCliAndKill(
+  args: string[],
+  ready: () => boolean,
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<NodeJS.Signals | null> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  const t0 = Date.now();
+  while (!ready() && Date.now() - t0 < (opts.timeoutMs ?? 30_000)) await new Promise((r) => setTimeout(r, 20));
+  child.kill('SIGKILL');
+  return exited;
+}

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readItems } from '../../src/benchmark/items.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { runCli, runCliAndKill } from '../helpers/cli.js';
 import { startFakeLlmServer } from './fake-llm-server.js';
 import type { FakeLlmServer } from './fake-llm-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from './spider-fixture.js';
@@ -184,17 +183,8 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
     const s = join(dir, 'killed.db');
     server.seen.length = 0;
     server.setScript(async (req, n) => ({ ...(await routeScript(req)), delayMs: 250 }));
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args(s, ['-j', '1'])], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    });
-    const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, sig) => r(sig)));
     // Wait until a few answers are in, then kill without warning.
-    const t0 = Date.now();
-    while (server.seen.length < 4 && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    expect(await runCliAndKill(args(s, ['-j', '1']), () => server.seen.length >= 4, { env })).toBe('SIGKILL');
     server.setScript(routeScript);
     const kept = storeCalls(s);
     expect(kept).toBeGreaterThanOrEqual(2);
