@@ -1,9 +1,9 @@
 import { cohenKappa } from '../stats/agreement.js';
 import { bootstrapInterval, type BootstrapOptions } from '../stats/bootstrap.js';
-import { confusionFrom } from '../stats/confusion.js';
+import { cellCodes, confusionFrom, tableOf } from '../stats/confusion.js';
 import { finiteSd, kappaDiffSampleSize } from '../stats/kappa-sample-size.js';
 import { mcnemarExact } from '../stats/mcnemar.js';
-import { cellCodes, metricOf, tableOf, type MetricBlock, type MetricName } from './validate-metrics.js';
+import { metricOf, type MetricBlock, type MetricName } from './validate-metrics.js';
 
 /** Items (by index into the item list) where every given column has a verdict. */
 export function jointlyCovered(indices: readonly number[], columns: readonly (readonly (boolean | null)[])[]): number[] {

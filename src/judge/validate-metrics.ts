@@ -1,6 +1,6 @@
 import { cohenKappa, detectorMetrics } from '../stats/agreement.js';
 import { bootstrapIntervals, type BootstrapOptions } from '../stats/bootstrap.js';
-import type { Confusion } from '../stats/confusion.js';
+import { cellCodes, tableOf, type Confusion } from '../stats/confusion.js';
 
 /**
  * Agreement of a judge with the human verdicts on the items it covers. Positive class:
@@ -28,19 +28,6 @@ export interface MetricBlock {
   /** Percentile-bootstrap intervals [low, high] of each metric. */
   ci: Record<MetricName, [number, number]>;
   confusion: Confusion;
-}
-
-/** Per item cell code (0 tp, 1 fp, 2 fn, 3 tn), human as truth. */
-export function cellCodes(human: readonly boolean[], judge: readonly boolean[]): Uint8Array {
-  const cells = new Uint8Array(human.length);
-  for (let i = 0; i < human.length; i++) cells[i] = human[i] ? (judge[i] ? 0 : 2) : judge[i] ? 1 : 3;
-  return cells;
-}
-
-export function tableOf(cells: Uint8Array, idx: Uint32Array): Confusion {
-  const t = [0, 0, 0, 0];
-  for (let i = 0; i < idx.length; i++) t[cells[idx[i]!]!]!++;
-  return { tp: t[0]!, fp: t[1]!, fn: t[2]!, tn: t[3]! };
 }
 
 export function metricOf(name: MetricName, c: Confusion): number {

@@ -1,5 +1,5 @@
 import { bootstrapIntervals, type BootstrapOptions } from './bootstrap.js';
-import { checkConfusion, confusionFrom, type Confusion } from './confusion.js';
+import { cellCodes, checkConfusion, confusionFrom, tableOf, type Confusion } from './confusion.js';
 import type { Interval } from './intervals.js';
 
 /*
@@ -108,20 +108,13 @@ export interface AgreementResult {
 export function agreementWithCI(a: readonly boolean[], b: readonly boolean[], opts?: BootstrapOptions): AgreementResult {
   const confusion = confusionFrom(a, b);
   const n = a.length;
-  // Cell code per item (0 tp, 1 fp, 2 fn, 3 tn) so each resample is counted without re-reading the labels.
-  const cell = new Uint8Array(n);
-  for (let i = 0; i < n; i++) cell[i] = a[i] ? (b[i] ? 0 : 2) : b[i] ? 1 : 3;
-  const tableOf = (idx: Uint32Array): Confusion => {
-    const t = [0, 0, 0, 0];
-    for (let i = 0; i < idx.length; i++) t[cell[idx[i]!]!]!++;
-    return { tp: t[0]!, fp: t[1]!, fn: t[2]!, tn: t[3]! };
-  };
+  const cells = cellCodes(a, b);
   // One table per resample serves all three statistics.
   const intervals = bootstrapIntervals(
     n,
     3,
     (idx) => {
-      const t = tableOf(idx);
+      const t = tableOf(cells, idx);
       return [cohenKappa(t), mcc(t), ratio(t.tp + t.tn, idx.length)];
     },
     opts,
