@@ -6,12 +6,20 @@
  */
 const DATED = /(\d{4}-\d{2}-\d{2}|\d{8})$/;
 
+/**
+ * Whether a model id ends in a snapshot date (gpt-4o-2024-08-06, claude-3-5-sonnet-20241022).
+ * Anchored at the end: a date inside the id (x-2024-08-06-preview) names no snapshot.
+ */
+export function isDatedModel(model: string): boolean {
+  return DATED.test(model);
+}
+
 export function judgeName(model: string, opts: { snapshot?: string; resolvedModel?: string; runDate?: Date } = {}): string {
   const m = model.replace(/^models\//, '');
-  if (DATED.test(m)) return m;
+  if (isDatedModel(m)) return m;
   if (opts.snapshot) return `${m}-${opts.snapshot}`;
   const resolved = opts.resolvedModel?.replace(/^models\//, '');
-  if (resolved && resolved.startsWith(m) && DATED.test(resolved)) return resolved;
+  if (resolved && resolved.startsWith(m) && isDatedModel(resolved)) return resolved;
   const d = (opts.runDate ?? new Date()).toISOString().slice(0, 10);
   return `${m}-${d}`;
 }

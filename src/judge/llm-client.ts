@@ -1,4 +1,5 @@
 import { Budget } from './budget.js';
+import { isDatedModel } from './judge-name.js';
 import { LlmCache, callKey } from './llm-cache.js';
 import type { CachedCall, CallKeyParts } from './llm-cache.js';
 import { createLimiter } from './limit.js';
@@ -147,6 +148,6 @@ export class LlmClient {
   }
 
   private noteModel(m: string | undefined): void {
-    if (this.resolvedModel === undefined && m && /\d{4}-?\d{2}-?\d{2}/.test(m)) this.resolvedModel = m;
+    if (this.resolvedModel === undefined && m && isDatedModel(m)) this.resolvedModel = m;
   }
 }

@@ -9,7 +9,7 @@ import { costUsd, lookupPrice, parsePriceFlag, readPriceFile } from '../../src/j
 import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
 import { createReplayProvider, replayRequestHash } from '../../src/judge/providers/replay.js';
 import { createProvider } from '../../src/judge/providers/index.js';
-import { judgeName } from '../../src/judge/judge-name.js';
+import { isDatedModel, judgeName } from '../../src/judge/judge-name.js';
 import { VerdictStore } from '../../src/judge/verdict-store.js';
 import { openRunStore } from '../../src/store/run-store.js';
 import { UserError } from '../../src/errors.js';
@@ -177,6 +177,24 @@ describe('judge names', () => {
     expect(judgeName('gemini-2.5-pro', { snapshot: '2025-06-17' })).toBe('gemini-2.5-pro-2025-06-17');
     expect(judgeName('gpt-4o', { resolvedModel: 'gpt-4o-2024-08-06' })).toBe('gpt-4o-2024-08-06');
     expect(judgeName('o3', { runDate: new Date('2026-11-29T12:00:00Z') })).toBe('o3-2026-11-29');
+  });
+
+  it('a date in the middle of a model id is not its snapshot: the name keeps the whole id', async () => {
+    expect(isDatedModel('gpt-4o-2024-08-06')).toBe(true);
+    expect(isDatedModel('claude-3-5-sonnet-20241022')).toBe(true);
+    expect(isDatedModel('gpt-4o-2024-08-06-preview')).toBe(false);
+    expect(isDatedModel('claude-3-5-sonnet-20241022-v2')).toBe(false);
+    expect(judgeName('gpt-4o-2024-08-06-preview', { snapshot: '2025-01-15' })).toBe('gpt-4o-2024-08-06-preview-2025-01-15');
+    // The client keeps the first reported version that ends in a date, the one judgeName can use:
+    // a mid-id date reported first must not shadow it (the name would fall back to the run date).
+    const reported = ['gpt-4o-2024-08-06-preview', 'gpt-4o-2024-11-20'];
+    server.setScript(() => ({ text: 'ok', model: reported.shift() }));
+    const c = new LlmClient({ provider: createOpenAiProvider({ apiKey: KEY, baseUrl: server.openaiBase }), model: 'gpt-4o', concurrency: 1 });
+    await c.call('p', msg(101));
+    expect(c.resolvedModel).toBeUndefined();
+    await c.call('p', msg(102));
+    expect(c.resolvedModel).toBe('gpt-4o-2024-11-20');
+    expect(judgeName('gpt-4o', { resolvedModel: c.resolvedModel, runDate: new Date('2026-11-29T12:00:00Z') })).toBe('gpt-4o-2024-11-20');
   });
 
   it('an undated model keeps the name of its first run when re-run from the store on a later day', () => {
