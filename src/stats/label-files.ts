@@ -1,4 +1,4 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import { parseIdLabelCsv } from '../benchmark/id-label-csv.js';
 import { readItems } from '../benchmark/items.js';
 import { readText } from '../benchmark/read-json.js';
 import { InputFileError } from '../errors.js';
@@ -17,7 +17,7 @@ const ID_COLUMNS = ['task_id', 'query_id', 'taskId'];
 const LABEL_COLUMNS = ['label', 'predicted_label', 'correct'];
 
 function parseLabel(raw: string): boolean | undefined {
-  const v = raw.trim().toLowerCase();
+  const v = raw.toLowerCase();
   if (v === '1' || v === 'true' || v === 'yes') return true;
   if (v === '0' || v === 'false' || v === 'no') return false;
   return undefined;
@@ -28,31 +28,8 @@ function parseLabel(raw: string): boolean | undefined {
  * label/predicted_label/correct is the label (SALUS files: 1 = correct, 0 = error).
  */
 function readCsvLabels(file: string, text: string): LabelSet {
-  let rows: string[][];
-  try {
-    rows = parseCsv(text, { skip_empty_lines: true, relax_column_count: true }) as string[][];
-  } catch (e) {
-    throw new InputFileError(file, undefined, `not valid CSV: ${(e as Error).message}`);
-  }
-  const header = (rows[0] ?? []).map((h) => h.trim());
-  const idCol = ID_COLUMNS.find((c) => header.includes(c));
-  const labelCol = LABEL_COLUMNS.find((c) => header.includes(c));
-  if (!idCol || !labelCol) {
-    throw new InputFileError(file, 1, `CSV header needs a task id column (${ID_COLUMNS.join(' | ')}) and a label column (${LABEL_COLUMNS.join(' | ')}); found: ${header.join(', ')}`);
-  }
-  const idIdx = header.indexOf(idCol);
-  const labelIdx = header.indexOf(labelCol);
-  const labels = new Map<string, boolean>();
-  rows.slice(1).forEach((row, i) => {
-    const line = i + 2;
-    const id = (row[idIdx] ?? '').trim();
-    if (id === '') throw new InputFileError(file, line, `empty ${idCol}`);
-    const label = parseLabel(row[labelIdx] ?? '');
-    if (label === undefined) throw new InputFileError(file, line, `${labelCol} must be 0/1 or true/false (got "${row[labelIdx] ?? ''}")`);
-    if (labels.has(id)) throw new InputFileError(file, line, `task ${id} appears twice`);
-    labels.set(id, label);
-  });
-  return { file, source: `CSV column ${labelCol}`, labels, skipped: 0 };
+  const csv = parseIdLabelCsv(file, text, { idColumns: ID_COLUMNS, labelColumns: LABEL_COLUMNS, parseLabel, labelsHint: '0/1 or true/false' });
+  return { file, source: `CSV column ${csv.labelColumn}`, labels: csv.labels, skipped: 0 };
 }
 
 /** JSONL item records; a file holding several systems needs `system` to pick one. */

@@ -1,0 +1,62 @@
+import { parse as parseCsv, type Info } from 'csv-parse/sync';
+import { InputFileError } from '../errors.js';
+
+/** Which columns of an `id,label` CSV to read and how its labels are spelled. */
+export interface IdLabelCsvFormat<T> {
+  /** Accepted id column names; the first the header has is used. */
+  idColumns: readonly string[];
+  /** Accepted label column names; the first the header has is used. */
+  labelColumns: readonly string[];
+  /** undefined: not a valid label. Gets the trimmed cell. */
+  parseLabel: (raw: string) => T | undefined;
+  /** The valid labels, for the error message (e.g. "0/1 or true/false"). */
+  labelsHint: string;
+  /** Appended to the header error (e.g. what the format is). */
+  headerHint?: string;
+}
+
+export interface IdLabelCsv<T> {
+  idColumn: string;
+  labelColumn: string;
+  /** Task id → label, in file order. */
+  labels: Map<string, T>;
+}
+
+/**
+ * Reads a CSV of per-task labels: a header naming an id and a label column, then one row per task
+ * (cells trimmed, other columns ignored). Errors name the file line the row ends on, counted by
+ * csv-parse, so quoted fields spanning several lines do not shift them.
+ */
+export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCsvFormat<T>): IdLabelCsv<T> {
+  let rows: { record: string[]; info: Info }[];
+  try {
+    // csv-parse's types do not model `info: true` (records become { record, info }).
+    rows = parseCsv(text, { skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof rows;
+  } catch (e) {
+    throw new InputFileError(file, undefined, `not valid CSV: ${(e as Error).message}`);
+  }
+  const header = (rows[0]?.record ?? []).map((h) => h.trim());
+  const idColumn = format.idColumns.find((c) => header.includes(c));
+  const labelColumn = format.labelColumns.find((c) => header.includes(c));
+  if (!idColumn || !labelColumn) {
+    throw new InputFileError(
+      file,
+      rows[0]?.info.lines ?? 1,
+      `CSV header needs a task id column (${format.idColumns.join(' | ')}) and a label column (${format.labelColumns.join(' | ')}); ` +
+        `found: ${header.join(', ')}${format.headerHint ? ` (${format.headerHint})` : ''}`,
+    );
+  }
+  const idIdx = header.indexOf(idColumn);
+  const labelIdx = header.indexOf(labelColumn);
+  const labels = new Map<string, T>();
+  for (const { record, info } of rows.slice(1)) {
+    const id = (record[idIdx] ?? '').trim();
+    if (id === '') throw new InputFileError(file, info.lines, `empty ${idColumn}`);
+    const raw = (record[labelIdx] ?? '').trim();
+    const label = format.parseLabel(raw);
+    if (label === undefined) throw new InputFileError(file, info.lines, `${labelColumn} must be ${format.labelsHint} (got "${raw}")`);
+    if (labels.has(id)) throw new InputFileError(file, info.lines, `${idColumn} ${id} appears twice`);
+    labels.set(id, label);
+  }
+  return { idColumn, labelColumn, labels };
+}
