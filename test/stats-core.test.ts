@@ -6,6 +6,7 @@ import { createRng } from '../src/stats/rng.js';
 import { bootstrapInterval, bootstrapIntervals, pairedBootstrapDiff, pairedDiffFromCounts, resampleCounts } from '../src/stats/bootstrap.js';
 import { mcnemarExact } from '../src/stats/mcnemar.js';
 import { kendallTauB } from '../src/stats/kendall.js';
+import { alignVerdicts, compareTaskIds } from '../src/stats/verdict-matrix.js';
 
 describe('normal distribution', () => {
   it('matches tabulated Φ to 1e-12', () => {
@@ -218,5 +219,40 @@ describe('Kendall tau-b', () => {
     expect(kendallTauB([], [])).toBeNaN();
     expect(kendallTauB([1, 1, 1], [1, 2, 3])).toBeNaN();
     expect(() => kendallTauB([1, 2], [1])).toThrow(RangeError);
+  });
+});
+
+describe('verdict matrix task order', () => {
+  const ids = ['q2', '007', '100', '10', '9', '1a', '0', '99', '7', '12345678901234567890', '12345678901234567889', 'Q1', '0010'];
+  const expected = ['0', '7', '9', '10', '99', '100', '12345678901234567889', '12345678901234567890', '0010', '007', '1a', 'Q1', 'q2'];
+
+  it('canonical integers in numeric order, then everything else (leading zeros included) in code-point order', () => {
+    // "007" used to count as a 3-digit number and land between 99 and 100.
+    expect([...ids].sort(compareTaskIds)).toEqual(expected);
+    expect([...ids].reverse().sort(compareTaskIds)).toEqual(expected);
+  });
+
+  it('is a total order: antisymmetric, transitive, 0 only for equal ids', () => {
+    const sign = (a: string, b: string) => Math.sign(compareTaskIds(a, b));
+    for (const a of ids) {
+      for (const b of ids) {
+        expect(sign(a, b) + sign(b, a)).toBe(0);
+        expect(sign(a, b) === 0).toBe(a === b);
+        for (const c of ids) if (sign(a, b) < 0 && sign(b, c) < 0) expect(sign(a, c)).toBe(-1);
+      }
+    }
+  });
+
+  it('alignVerdicts lists the same tasks in the same order whichever file comes first', () => {
+    const rec = (system: string, taskId: string, correct: boolean) => ({ system, taskId, correct });
+    const a = { file: 'a.jsonl', records: [rec('A', '10', true), rec('A', '007', true), rec('A', '7', false)] };
+    const b = { file: 'b.jsonl', records: [rec('B', '007', false), rec('B', '9', true)] };
+    const ab = alignVerdicts([a, b]);
+    const ba = alignVerdicts([b, a]);
+    expect(ab.tasks).toEqual(['7', '9', '10', '007']);
+    expect(ba.tasks).toEqual(ab.tasks);
+    expect([...ab.correct[0]!]).toEqual([0, 0, 1, 1]);
+    expect([...ab.correct[1]!]).toEqual([0, 1, 0, 0]);
+    expect(ab.absent).toEqual([1, 2]);
   });
 });

@@ -25,12 +25,22 @@ export interface VerdictMatrix {
   undecided: number[];
 }
 
-/** Numeric ids in numeric order (Spider/BIRD positions), others after them in code-point order. */
-function compareIds(a: string, b: string): number {
-  const na = /^\d+$/.test(a);
-  const nb = /^\d+$/.test(b);
-  if (na && nb) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+/** A canonical integer id: digits with no leading zero ("0", "7", "1034"; not "007"). */
+const CANONICAL_INT = /^(0|[1-9]\d*)$/;
+
+/**
+ * Task order: canonical integer ids (Spider/BIRD positions) first, in numeric order; every other
+ * id ("007", "q12", "bird-3") after them, in code-point order. A total order on distinct ids, so
+ * the task list does not depend on which file came first. Leading-zero ids are not numbers here:
+ * comparing "007" as 7 with "7" would make them tie, and comparing numbers with numbers but
+ * strings with strings is no order at all (9 < 10 numerically, "10" < "1a" < "9" as strings).
+ */
+export function compareTaskIds(a: string, b: string): number {
+  const na = CANONICAL_INT.test(a);
+  const nb = CANONICAL_INT.test(b);
   if (na !== nb) return na ? -1 : 1;
+  // Canonical integers of more digits are larger; compared as text, ids past 2^53 keep their order.
+  if (na && a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -54,7 +64,7 @@ export function alignVerdicts(sources: readonly VerdictSource[]): VerdictMatrix 
   const systems = [...bySystem.keys()];
   const taskSet = new Set<string>();
   for (const tasks of bySystem.values()) for (const id of tasks.keys()) taskSet.add(id);
-  const tasks = [...taskSet].sort(compareIds);
+  const tasks = [...taskSet].sort(compareTaskIds);
   const m: VerdictMatrix = { systems, tasks, correct: [], absent: [], missingPrediction: [], undecided: [] };
   for (const system of systems) {
     const verdicts = bySystem.get(system)!;
