@@ -115,6 +115,8 @@ describe('execution engine on a real Spider database', () => {
 
   it('names an unknown database and what to fix', async () => {
     await expect(engine.run([{ dbId: 'no_such_db', sql: 'SELECT 1' }])).rejects.toThrow(/unknown database "no_such_db".*--db-root/);
+    expect(engine.hasDatabase('no_such_db')).toBe(false);
+    expect(engine.hasDatabase('flight_2')).toBe(true);
   });
 });
 

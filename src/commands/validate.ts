@@ -51,19 +51,11 @@ async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<Jud
       maxCostUsd: argv.maxCostUsd,
       maxCalls: argv.maxCalls,
     });
-    const hasDatabase = (db: string): boolean => {
-      try {
-        engine.checkDatabases([db]);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     const res = await judgeValidationItems(sets, {
       judge,
       executor: engine,
       concurrency: argv.concurrency,
-      hasDatabase,
+      hasDatabase: (db) => engine.hasDatabase(db),
       name: argv.liveName,
       onExecProgress: (d, t) => exec.update(d, t),
       onJudgeProgress: (d, t) => {

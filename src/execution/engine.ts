@@ -59,16 +59,25 @@ export class ExecutionEngine {
     this.pool.warm();
   }
 
+  /** Where a database lives under --db-root, whether or not it is there. */
+  private pathOf(dbId: string): string {
+    return resolve(join(this.opts.dbRoot, dbId, `${dbId}.sqlite`));
+  }
+
+  /** Whether a database is there, for callers that skip items on missing ones instead of failing. */
+  hasDatabase(dbId: string): boolean {
+    return this.paths.has(dbId) || existsSync(this.pathOf(dbId));
+  }
+
   /** Path of a database; a UserError naming what to fix when it is not there. */
   dbPath(dbId: string): string {
     const known = this.paths.get(dbId);
     if (known) return known;
-    const path = resolve(join(this.opts.dbRoot, dbId, `${dbId}.sqlite`));
-    this.paths.set(dbId, path);
+    const path = this.pathOf(dbId);
     if (!existsSync(path)) {
-      this.paths.delete(dbId);
       throw new UserError(`unknown database "${dbId}": ${path} does not exist (check --db-root and the questions file)`);
     }
+    this.paths.set(dbId, path);
     return path;
   }
 
