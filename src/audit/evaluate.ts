@@ -9,8 +9,10 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
 import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
 import { confusionFrom, type Confusion } from '../stats/confusion.js';
+import { detectorDifference, type DetectorDifference } from '../stats/detector-difference.js';
 import { readLabelFile } from '../stats/label-files.js';
 import { roganGladen } from '../stats/prevalence.js';
+import type { BootstrapOptions } from '../stats/bootstrap.js';
 import type { AuditReport } from './pipeline.js';
 
 /** Ground truth: task id → gold is wrong; optional error type per wrong task. */
@@ -65,6 +67,12 @@ export interface Evaluation {
   };
   /** SALUS's (or any) flags file scored on the same sample. */
   compare?: Scored & { file: string; flagged: number; n: number };
+  /**
+   * The audit minus each baseline (paired bootstrap over the labelled tasks): is the audit's
+   * lead or lag larger than a sample this small can show? The hindsight pick is re-made on
+   * every resample. `compare` only when its flags cover every labelled task.
+   */
+  versus: { majority: DetectorDifference; bestSingle: DetectorDifference; bestSingleByEx: DetectorDifference; labelModel: DetectorDifference; compare?: DetectorDifference };
   calibrated: ReturnType<typeof roganGladen>;
 }
 
@@ -74,7 +82,7 @@ function score(ids: readonly string[], truth: Map<string, boolean>, flagged: (id
 }
 
 /** `compareFlags`: another detector's flags (readErrorFlags: task id → flagged) and the file they came from. */
-export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts: { compareFlags?: { file: string; flags: Map<string, boolean> } } = {}): Evaluation {
+export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts: { compareFlags?: { file: string; flags: Map<string, boolean> }; bootstrap?: BootstrapOptions } = {}): Evaluation {
   const pos = new Map(report.flags.map((f, i) => [f.taskId, i]));
   const ids = [...labels.isError.keys()].filter((id) => pos.has(id));
   const missing = [...labels.isError.keys()].filter((id) => !pos.has(id));
@@ -84,13 +92,16 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
   const at = (id: string): number => pos.get(id)!;
   const sweep = score(ids, labels.isError, (id) => report.flags[at(id)]!.flagged);
   // Baselines on the same agents and results, under the plain normalized comparison.
-  const majority = score(ids, labels.isError, (id) => {
+  const majorityFlags = (id: string): boolean => {
     const vs = report.plainVerdicts[at(id)]!;
     const valid = vs.filter((v) => v !== 'invalid').length;
     return valid > 0 && vs.filter((v) => v === 'disagree').length * 2 > valid;
-  });
-  const labelModel = score(ids, labels.isError, (id) => report.labelModel.posterior[at(id)]! > 0.5);
-  const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, (id) => report.plainVerdicts[at(id)]![j] === 'disagree') }));
+  };
+  const majority = score(ids, labels.isError, majorityFlags);
+  const labelModelFlags = (id: string): boolean => report.labelModel.posterior[at(id)]! > 0.5;
+  const labelModel = score(ids, labels.isError, labelModelFlags);
+  const singleFlags = (j: number) => (id: string): boolean => report.plainVerdicts[at(id)]![j] === 'disagree';
+  const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, singleFlags(j)) }));
   // "Best single" is chosen with the labels: the strongest baseline an oracle could pick.
   const bestSingle = singles.reduce((a, b) => (nz(b.metrics.f1) > nz(a.metrics.f1) ? b : a), singles[0] ?? { agent: 'none', ...score([], labels.isError, () => false) });
   const ex = report.agents.map((_, j) => report.plainVerdicts.filter((vs) => vs[j] === 'agree').length / Math.max(1, report.n));
@@ -105,6 +116,15 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
     if (report.flags[at(id)]!.flagged) e.detected++;
   }
   for (const e of Object.values(byErrorType)) e.recall = e.detected / e.n;
+  const truth = ids.map((id) => labels.isError.get(id)!);
+  const ours = ids.map((id) => report.flags[at(id)]!.flagged);
+  const vs = (...detectors: ((id: string) => boolean)[]): DetectorDifference => detectorDifference(truth, ours, detectors.map((d) => ids.map(d)), opts.bootstrap);
+  const versus: Evaluation['versus'] = {
+    majority: vs(majorityFlags),
+    bestSingle: vs(...report.agents.map((_, j) => singleFlags(j))),
+    bestSingleByEx: vs(singleFlags(byEx)),
+    labelModel: vs(labelModelFlags),
+  };
   const c = sweep.confusion;
   const calibrated = roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn });
   const out: Evaluation = {
@@ -114,6 +134,7 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
     sweep,
     byErrorType,
     baselines: { majority, labelModel, bestSingle, bestSingleByEx, singles },
+    versus,
     calibrated,
   };
   if (opts.compareFlags) {
@@ -125,6 +146,7 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
       n: other.size,
       ...score(inSample, labels.isError, (id) => other.get(id)!),
     };
+    if (inSample.length === ids.length) versus.compare = vs((id) => other.get(id)!);
   }
   return out;
 }

@@ -2,6 +2,10 @@ import type { Evaluation, Scored } from '../audit/evaluate.js';
 import type { AuditReport } from '../audit/pipeline.js';
 import type { LlmAgentSummary } from '../judge/agents.js';
 import type { Report, Section } from './model.js';
+import type { DetectorDifference } from '../stats/detector-difference.js';
+import type { Interval } from '../stats/intervals.js';
+
+const ci = (iv: Interval): string => `[${iv.low >= 0 ? '+' : ''}${iv.low.toFixed(3)}, ${iv.high >= 0 ? '+' : ''}${iv.high.toFixed(3)}]`;
 
 export interface AuditContext {
   questions: string;
@@ -51,6 +55,7 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
         }
       : null,
     compare: ev?.compare ? { file: ev.compare.file, flagged: ev.compare.flagged, ...metricsOf(ev.compare) } : null,
+    versus: ev ? ev.versus : null,
     calibrated: ev ? { estimate: ev.calibrated.estimate, ciLow: ev.calibrated.ciLow, ciHigh: ev.calibrated.ciHigh, method: ev.calibrated.method } : null,
     labelModel: { method: 'Dawid–Skene EM on LF votes and agent verdicts (abstain as an outcome), anchored by decisive facts; dependent agents, found from residual correlation within the gold-right class, vote as one family', agentFamilies: report.agentFamilies, errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
     highConfidence: report.highConfidence,
@@ -93,6 +98,35 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
           { key: 'specificity', header: 'Specificity', format: 'fixed' },
         ],
         rows: rows.map((r) => ({ name: r.name, ...metricsOf(r.s) })),
+      },
+    });
+    const diffs: [string, DetectorDifference | undefined][] = [
+      ['majority vote', ev.versus.majority],
+      [`best single agent in hindsight (re-picked per resample)`, ev.versus.bestSingle],
+      [`best single agent by EX (${ev.baselines.bestSingleByEx.agent})`, ev.versus.bestSingleByEx],
+      ['label model alone', ev.versus.labelModel],
+      [`flags file (${ev.compare?.file.split('/').pop() ?? ''})`, ev.versus.compare],
+    ];
+    sections.push({
+      title: 'The audit minus each baseline, on the same labelled tasks',
+      notes: [
+        `${ev.versus.majority.f1.method}. "Audit ahead" is the share of resamples in which the audit scores higher. An interval that spans 0 means this sample cannot tell the two apart.`,
+      ],
+      table: {
+        columns: [
+          { key: 'name', header: 'Baseline' },
+          { key: 'f1', header: 'ΔF1', format: 'fixed' },
+          { key: 'f1ci', header: '95% CI' },
+          { key: 'f1Ahead', header: 'Audit ahead (F1)', format: 'percent' },
+          { key: 'mcc', header: 'ΔMCC', format: 'fixed' },
+          { key: 'mccci', header: '95% CI' },
+          { key: 'mccAhead', header: 'Audit ahead (MCC)', format: 'percent' },
+        ],
+        rows: diffs.flatMap(([name, d]) =>
+          d
+            ? [{ name, f1: d.f1.estimate, f1ci: ci(d.f1), f1Ahead: d.shareBetterF1, mcc: d.mcc.estimate, mccci: ci(d.mcc), mccAhead: d.shareBetterMcc }]
+            : [],
+        ),
       },
     });
     if (Object.keys(ev.byErrorType).length > 0) {
