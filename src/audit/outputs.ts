@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatSpiderText } from '../benchmark/spider-text.js';
+import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { Evaluation } from './evaluate.js';
 import type { AuditReport } from './pipeline.js';
 
@@ -27,6 +29,20 @@ export function writeAuditOutputs(dir: string, report: AuditReport, summary: obj
   return files.map(([name, text]) => {
     const path = join(dir, name);
     writeFileSync(path, text);
+    return path;
+  });
+}
+
+/**
+ * `--save-agent-sql DIR`: each agent's SQL as Spider text (one line per task, in task order),
+ * so that `sqlboard score` can score the LLM agents as systems. Returns the paths written.
+ */
+export function writeAgentSql(dir: string, bench: Benchmark, agents: readonly PredictionSet[]): string[] {
+  mkdirSync(dir, { recursive: true });
+  return agents.map((p) => {
+    // An agent name is free text: keep it one plain file name inside DIR.
+    const path = join(dir, `${p.system.replace(/[^\w.-]/g, '_')}.sql`);
+    writeFileSync(path, formatSpiderText(bench, p));
     return path;
   });
 }

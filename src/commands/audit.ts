@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { evaluateAudit, readGoldErrorLabels, type Evaluation } from '../audit/evaluate.js';
 import { executeForAudit } from '../audit/execute.js';
-import { writeAuditOutputs } from '../audit/outputs.js';
+import { writeAgentSql, writeAuditOutputs } from '../audit/outputs.js';
 import { runAuditPipeline } from '../audit/pipeline.js';
 import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
@@ -15,7 +13,6 @@ import { addReportOptions, emitReport, type ReportOptions } from '../report/outp
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
-import { formatSpiderText } from '../benchmark/spider-text.js';
 import { parseLlmAgentSpecs } from '../judge/agent-specs.js';
 import { generateAgentPredictions, type LlmAgentsResult } from '../judge/agents.js';
 import { readPriceFile } from '../judge/pricing.js';
@@ -120,15 +117,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     }
     if (llm?.stopped) process.stderr.write(`sqlboard: LLM agents stopped: ${llm.stopped}; the rest count as missing predictions. Answers so far are kept in ${argv.store}: re-run to continue.\n`);
     for (const p of llm?.predictions ?? []) for (const note of p.notes ?? []) process.stderr.write(`sqlboard: ${p.system}: ${note}\n`);
-    if (argv.saveAgentSql && llm) {
-      mkdirSync(argv.saveAgentSql, { recursive: true });
-      for (const p of llm.predictions) {
-        // An agent name is free text: keep it one plain file name inside DIR.
-        const file = join(argv.saveAgentSql, `${p.system.replace(/[^\w.-]/g, '_')}.sql`);
-        writeFileSync(file, formatSpiderText(bench, p));
-        process.stderr.write(`sqlboard: wrote ${file}\n`);
-      }
-    }
+    if (argv.saveAgentSql && llm) for (const f of writeAgentSql(argv.saveAgentSql, bench, llm.predictions)) process.stderr.write(`sqlboard: wrote ${f}\n`);
     const report = runAuditPipeline(inputs, { seed: argv.seed, ...(argv.k ? { k: argv.k } : {}) });
     const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, compareFlags ? { compareFlags } : {}) : undefined;
     const ctx = {
