@@ -4,8 +4,6 @@
  * that report — and the baselines built from the same agents — against a hand-labelled
  * sample, after the fact. Nothing here feeds back into flags.
  */
-import { readFileSync } from 'node:fs';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
 import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
 import { confusionFrom, type Confusion } from '../stats/confusion.js';
@@ -24,22 +22,13 @@ export interface GoldErrorLabels {
 
 /** Reads SALUS ground truth (`query_id,label[,error_type]`, label 0 = gold error). */
 export function readGoldErrorLabels(file: string): GoldErrorLabels {
-  const set = readLabelFile(file);
+  const set = readLabelFile(file, { extraColumns: ['error_type'] });
   const isError = new Map<string, boolean>();
-  for (const [id, correct] of set.labels) isError.set(id, !correct);
   const errorType = new Map<string, string>();
-  if (/\.csv$/i.test(file)) {
-    const rows = parseCsv(readFileSync(file, 'utf8'), { skip_empty_lines: true, relax_column_count: true }) as string[][];
-    const header = (rows[0] ?? []).map((h) => h.trim());
-    const idIdx = ['query_id', 'task_id', 'taskId'].map((c) => header.indexOf(c)).find((i) => i >= 0) ?? -1;
-    const typeIdx = header.indexOf('error_type');
-    if (typeIdx >= 0 && idIdx >= 0) {
-      for (const row of rows.slice(1)) {
-        const id = (row[idIdx] ?? '').trim();
-        const t = (row[typeIdx] ?? '').trim();
-        if (t && isError.get(id)) errorType.set(id, t);
-      }
-    }
+  for (const [id, correct] of set.labels) {
+    isError.set(id, !correct);
+    const t = set.extras?.get(id)?.error_type;
+    if (t && !correct) errorType.set(id, t);
   }
   return { file, isError, errorType };
 }

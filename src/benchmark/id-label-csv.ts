@@ -13,6 +13,8 @@ export interface IdLabelCsvFormat<T> {
   labelsHint: string;
   /** Appended to the header error (e.g. what the format is). */
   headerHint?: string;
+  /** Further columns to keep per task when the header has them (e.g. SALUS's error_type). */
+  extraColumns?: readonly string[];
 }
 
 export interface IdLabelCsv<T> {
@@ -20,6 +22,8 @@ export interface IdLabelCsv<T> {
   labelColumn: string;
   /** Task id → label, in file order. */
   labels: Map<string, T>;
+  /** Task id → the trimmed, non-empty cells of the requested extra columns the header has. */
+  extras: Map<string, Record<string, string>>;
 }
 
 /**
@@ -49,6 +53,8 @@ export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCs
   const idIdx = header.indexOf(idColumn);
   const labelIdx = header.indexOf(labelColumn);
   const labels = new Map<string, T>();
+  const extras = new Map<string, Record<string, string>>();
+  const extraIdx = (format.extraColumns ?? []).map((c) => [c, header.indexOf(c)] as const).filter(([, i]) => i >= 0);
   for (const { record, info } of rows.slice(1)) {
     const id = (record[idIdx] ?? '').trim();
     if (id === '') throw new InputFileError(file, info.lines, `empty ${idColumn}`);
@@ -57,6 +63,12 @@ export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCs
     if (label === undefined) throw new InputFileError(file, info.lines, `${labelColumn} must be ${format.labelsHint} (got "${raw}")`);
     if (labels.has(id)) throw new InputFileError(file, info.lines, `${idColumn} ${id} appears twice`);
     labels.set(id, label);
+    const cells: Record<string, string> = {};
+    for (const [c, i] of extraIdx) {
+      const v = (record[i] ?? '').trim();
+      if (v !== '') cells[c] = v;
+    }
+    if (Object.keys(cells).length > 0) extras.set(id, cells);
   }
-  return { idColumn, labelColumn, labels };
+  return { idColumn, labelColumn, labels, extras };
 }

@@ -11,6 +11,8 @@ export interface LabelSet {
   labels: Map<string, boolean>;
   /** Records with no label (JSONL `correct: null`), left out. */
   skipped: number;
+  /** CSV only: task id → the requested extra columns' non-empty cells (readLabelFile's `extraColumns`). */
+  extras?: Map<string, Record<string, string>>;
 }
 
 const ID_COLUMNS = ['task_id', 'query_id', 'taskId'];
@@ -27,9 +29,9 @@ function parseLabel(raw: string): boolean | undefined {
  * CSV labels: the first present of task_id/query_id/taskId joins, the first present of
  * label/predicted_label/correct is the label (SALUS files: 1 = correct, 0 = error).
  */
-function readCsvLabels(file: string, text: string): LabelSet {
-  const csv = parseIdLabelCsv(file, text, { idColumns: ID_COLUMNS, labelColumns: LABEL_COLUMNS, parseLabel, labelsHint: '0/1 or true/false' });
-  return { file, source: `CSV column ${csv.labelColumn}`, labels: csv.labels, skipped: 0 };
+function readCsvLabels(file: string, text: string, extraColumns: readonly string[]): LabelSet {
+  const csv = parseIdLabelCsv(file, text, { idColumns: ID_COLUMNS, labelColumns: LABEL_COLUMNS, parseLabel, labelsHint: '0/1 or true/false', extraColumns });
+  return { file, source: `CSV column ${csv.labelColumn}`, labels: csv.labels, skipped: 0, extras: csv.extras };
 }
 
 /** JSONL item records; a file holding several systems needs `system` to pick one. */
@@ -58,8 +60,8 @@ function readJsonlLabels(file: string, system: string | undefined): LabelSet {
 }
 
 /** Reads a per-item label file: CSV by extension `.csv`, otherwise JSONL item records. */
-export function readLabelFile(file: string, opts: { system?: string } = {}): LabelSet {
-  if (/\.csv$/i.test(file)) return readCsvLabels(file, readText(file));
+export function readLabelFile(file: string, opts: { system?: string; extraColumns?: readonly string[] } = {}): LabelSet {
+  if (/\.csv$/i.test(file)) return readCsvLabels(file, readText(file), opts.extraColumns ?? []);
   return readJsonlLabels(file, opts.system);
 }
 
