@@ -161,7 +161,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
 
   // Order: accuracy descending, then name, so equal scores list in a stable, readable order.
   const totals = m.correct.map((row) => count(row).k);
-  const order = m.systems.map((_, s) => s).sort((x, y) => totals[y]! - totals[x]! || m.systems[x]!.localeCompare(m.systems[y]!));
+  const order = m.systems.map((_, s) => s).sort((x, y) => totals[y]! - totals[x]! || (m.systems[x]! < m.systems[y]! ? -1 : m.systems[x]! > m.systems[y]! ? 1 : 0));
   const rows = order.map((s) => m.correct[s]!);
   const names = order.map((s) => m.systems[s]!);
   const ranks = competitionRanks(order.map((s) => totals[s]!));
