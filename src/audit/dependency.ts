@@ -12,24 +12,12 @@
  * so correlation there measures how visible an error is, not kinship.) Agents whose residual
  * correlation is an outlier among all pairs are grouped and then counted as one voter.
  */
+import { voteCorrelation } from './vote-correlation.js';
 
-/** Residual correlation of the columns' votes within the class "gold right", weighting task i by 1 - posterior[i]. */
+/** Residual correlation of the columns' votes within the class "gold right", weighting task i by 1 - posterior[i]; 0 for a constant column. */
 export function residualCorrelation(votes: Int8Array, m: number, columns: readonly number[], posterior: Float64Array): number[][] {
-  const n = posterior.length;
-  let wTot = 0;
-  for (let i = 0; i < n; i++) wTot += 1 - posterior[i]!;
-  const mean = columns.map((j) => {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += (1 - posterior[i]!) * votes[i * m + j]!;
-    return s / wTot;
-  });
-  const cov = (a: number, b: number): number => {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += (1 - posterior[i]!) * (votes[i * m + columns[a]!]! - mean[a]!) * (votes[i * m + columns[b]!]! - mean[b]!);
-    return s / wTot;
-  };
-  const sd = columns.map((_, a) => Math.sqrt(Math.max(0, cov(a, a))));
-  return columns.map((_, a) => columns.map((_, b) => (a === b ? 1 : sd[a]! > 0 && sd[b]! > 0 ? cov(a, b) / (sd[a]! * sd[b]!) : 0)));
+  const R = voteCorrelation(votes, m, columns, (i) => 1 - posterior[i]!);
+  return R.map((row, a) => row.map((r, b) => (a === b ? 1 : Number.isNaN(r) ? 0 : r)));
 }
 
 /**

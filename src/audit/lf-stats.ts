@@ -1,4 +1,5 @@
 import type { LfFamily, VoteMatrix } from './lfs/index.js';
+import { voteCorrelation } from './vote-correlation.js';
 
 export interface LfStat {
   name: string;
@@ -58,7 +59,7 @@ export function lfStatistics(L: VoteMatrix, accuracy: readonly number[]): { lfs:
       estimatedAccuracy: accuracy[j] ?? NaN,
     };
   });
-  const corr = pairwiseCorrelation(L);
+  const corr = voteCorrelation(votes, m, L.lfs.map((_, j) => j), () => 1);
   const families = [...new Set(L.lfs.map((l) => l.family))].map((family) => {
     let wSum = 0;
     let wN = 0;
@@ -66,7 +67,7 @@ export function lfStatistics(L: VoteMatrix, accuracy: readonly number[]): { lfs:
     let cN = 0;
     for (let a = 0; a < m; a++) {
       for (let b = a + 1; b < m; b++) {
-        const r = corr[a * m + b]!;
+        const r = corr[a]![b]!;
         if (Number.isNaN(r)) continue;
         const inA = L.lfs[a]!.family === family;
         const inB = L.lfs[b]!.family === family;
@@ -82,32 +83,4 @@ export function lfStatistics(L: VoteMatrix, accuracy: readonly number[]): { lfs:
     return { family, within: wN ? wSum / wN : NaN, cross: cN ? cSum / cN : NaN };
   });
   return { lfs, families };
-}
-
-/** Pearson correlation of every pair of LF vote columns (abstain = 0); NaN for a constant column. */
-function pairwiseCorrelation(L: VoteMatrix): Float64Array {
-  const { n, m, votes } = L;
-  const mean = new Float64Array(m);
-  const sd = new Float64Array(m);
-  for (let j = 0; j < m; j++) {
-    let s = 0;
-    let s2 = 0;
-    for (let i = 0; i < n; i++) {
-      const v = votes[i * m + j]!;
-      s += v;
-      s2 += v * v;
-    }
-    mean[j] = s / n;
-    sd[j] = Math.sqrt(Math.max(0, s2 / n - (s / n) ** 2));
-  }
-  const out = new Float64Array(m * m).fill(NaN);
-  for (let a = 0; a < m; a++) {
-    for (let b = a + 1; b < m; b++) {
-      if (sd[a] === 0 || sd[b] === 0) continue;
-      let s = 0;
-      for (let i = 0; i < n; i++) s += votes[i * m + a]! * votes[i * m + b]!;
-      out[a * m + b] = (s / n - mean[a]! * mean[b]!) / (sd[a]! * sd[b]!);
-    }
-  }
-  return out;
 }
