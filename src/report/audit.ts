@@ -3,9 +3,6 @@ import type { AuditReport } from '../audit/pipeline.js';
 import type { LlmAgentSummary } from '../judge/agents.js';
 import type { Report, Section } from './model.js';
 import type { DetectorDifference } from '../stats/detector-difference.js';
-import type { Interval } from '../stats/intervals.js';
-
-const ci = (iv: Interval): string => `[${iv.low >= 0 ? '+' : ''}${iv.low.toFixed(3)}, ${iv.high >= 0 ? '+' : ''}${iv.high.toFixed(3)}]`;
 
 export interface AuditContext {
   questions: string;
@@ -115,16 +112,14 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       table: {
         columns: [
           { key: 'name', header: 'Baseline' },
-          { key: 'f1', header: 'ΔF1', format: 'fixed' },
-          { key: 'f1ci', header: '95% CI' },
+          { key: 'f1', header: 'ΔF1 [95% CI]', format: 'fixed' },
           { key: 'f1Ahead', header: 'Audit ahead (F1)', format: 'percent' },
-          { key: 'mcc', header: 'ΔMCC', format: 'fixed' },
-          { key: 'mccci', header: '95% CI' },
+          { key: 'mcc', header: 'ΔMCC [95% CI]', format: 'fixed' },
           { key: 'mccAhead', header: 'Audit ahead (MCC)', format: 'percent' },
         ],
         rows: diffs.flatMap(([name, d]) =>
           d
-            ? [{ name, f1: d.f1.estimate, f1ci: ci(d.f1), f1Ahead: d.shareBetterF1, mcc: d.mcc.estimate, mccci: ci(d.mcc), mccAhead: d.shareBetterMcc }]
+            ? [{ name, f1: d.f1, f1Ahead: d.shareBetterF1, mcc: d.mcc, mccAhead: d.shareBetterMcc }]
             : [],
         ),
       },
