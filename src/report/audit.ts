@@ -46,7 +46,7 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
       ? {
           majority: metricsOf(ev.baselines.majority),
           bestSingle: { agent: ev.baselines.bestSingle.agent, chosenBy: 'F1 on the labelled sample (hindsight)', ...metricsOf(ev.baselines.bestSingle) },
-          bestSingleByEx: { agent: ev.baselines.bestSingleByEx.agent, chosenBy: 'highest EX against the gold (no labels)', ex: ev.baselines.bestSingleByEx.ex, ...metricsOf(ev.baselines.bestSingleByEx) },
+          bestSingleByEx: { agent: ev.baselines.bestSingleByEx.agent, chosenBy: "highest share of results agreeing with the gold over all tasks (the audit's normalized comparison; no labels)", ex: ev.baselines.bestSingleByEx.ex, ...metricsOf(ev.baselines.bestSingleByEx) },
           labelModel: metricsOf(ev.baselines.labelModel),
           singles: ev.baselines.singles.map((s) => ({ agent: s.agent, ...metricsOf(s) })),
         }
