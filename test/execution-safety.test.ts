@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecutionEngine } from '../src/execution/engine.js';
+import type { ExecResult } from '../src/execution/types.js';
 import { SPIDER } from './helpers/cli.js';
 
 const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
@@ -151,5 +152,32 @@ describe('the run store keeps what an execution recorded', () => {
     second.close();
     expect({ ...reused, ms: 0 }).toEqual({ ...fresh, ms: 0 });
     expect(reused!.integralReals).toEqual([0]);
+  });
+
+  it('keepRows: false hands rows to onResult only; results read from the store come back without rows too', async () => {
+    const { openRunStore } = await import('../src/store/run-store.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-store-')), 'store.db');
+    const sql = 'SELECT uid, Airline FROM airlines WHERE uid <= 3 ORDER BY uid';
+    for (const round of ['executed', 'reused'] as const) {
+      const store = openRunStore(file);
+      const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1, store });
+      const heard: ExecResult[] = [];
+      try {
+        const [returned] = await engine.run([{ dbId: 'flight_2', sql }], undefined, (_i, r) => heard.push(r), { keepRows: false });
+        expect(engine.stats).toMatchObject(round === 'executed' ? { executed: 1, reused: 0 } : { executed: 0, reused: 1 });
+        expect(heard).toHaveLength(1);
+        expect(heard[0]!.rows).toHaveLength(3);
+        expect(returned).toMatchObject({ status: 'ok', columns: ['uid', 'Airline'] });
+        expect(returned!.rows).toEqual([]);
+        // Asked again, the engine has kept no rows of its own: it reads the store again.
+        const again: ExecResult[] = [];
+        await engine.run([{ dbId: 'flight_2', sql }], undefined, (_i, r) => again.push(r), { keepRows: false });
+        expect(again[0]!.rows).toEqual(heard[0]!.rows);
+        expect(again[0]).not.toBe(heard[0]);
+      } finally {
+        await engine.close();
+        store.close();
+      }
+    }
   });
 });

@@ -33,6 +33,11 @@ export interface EngineStats {
   executionMs: number;
 }
 
+/** The same result without its rows (the same object when it has none). */
+export function withoutRows(r: ExecResult): ExecResult {
+  return r.rows.length === 0 ? r : { ...r, rows: [] };
+}
+
 /**
  * Executes queries read-only against benchmark databases, each distinct (database, SQL)
  * once per run, in parallel child processes, reusing whatever the run store already holds.
@@ -97,16 +102,16 @@ export class ExecutionEngine {
     onResult?: (requestIndex: number, result: ExecResult) => void,
     opts: { keepRows?: boolean } = {},
   ): Promise<ExecResult[]> {
-    // keepRows: false — the caller consumes rows in onResult; the engine returns results without
-    // rows for what it executed now and keeps none, so big results die young instead of
-    // filling the heap (the store still gets every row).
+    // keepRows: false — the caller consumes rows in onResult; the engine returns every result
+    // without rows and memoises none, executed now or read from the store, so big results die
+    // young instead of filling the heap (the store still gets every row).
     const keepRows = opts.keepRows ?? true;
-    const slim = new Map<string, ExecResult>();
+    /** This call's results by key (rows dropped once onResult has had them, unless keepRows). */
+    const found = new Map<string, ExecResult>();
     this.stats.requested += requests.length;
     const keys: string[] = [];
     const todo = new Map<string, { dbSha: string; dbPath: string; sql: string }>();
     let reusedNow = 0;
-    const seen = new Set<string>();
     for (const r of requests) {
       const dbPath = this.dbPath(r.dbId);
       const dbSha = await this.sha(dbPath);
@@ -114,13 +119,13 @@ export class ExecutionEngine {
       // when there is a store to ask.
       const key = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows) : `${dbSha}\n${r.sql}`;
       keys.push(key);
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (found.has(key) || todo.has(key)) continue;
       this.stats.distinct++;
       // Known from an earlier call of this engine, or from the run store.
       const stored = this.memo.get(key) ?? this.store?.lookup(key, this.timeoutMs);
       if (stored) {
-        this.memo.set(key, stored);
+        if (keepRows) this.memo.set(key, stored);
+        found.set(key, stored);
         this.stats.reused++;
         reusedNow++;
       } else {
@@ -132,7 +137,7 @@ export class ExecutionEngine {
     onProgress?.(done, total);
     const waiting = new Map<string, number[]>();
     keys.forEach((key, i) => {
-      const known = this.memo.get(key);
+      const known = found.get(key);
       if (known) onResult?.(i, known);
       else if (onResult) {
         const list = waiting.get(key);
@@ -140,6 +145,7 @@ export class ExecutionEngine {
         else waiting.set(key, [i]);
       }
     });
+    if (!keepRows) for (const [key, r] of found) found.set(key, withoutRows(r));
     // Longest-first keeps both processes busy to the end: a heavy query started last would
     // leave the other process idle. Cost is guessed from the database's size and the nesting.
     const entries = [...todo.entries()]
@@ -151,7 +157,7 @@ export class ExecutionEngine {
       (jobId, result) => {
         const [key, v] = entries[jobId]!;
         if (keepRows) this.memo.set(key, result);
-        else slim.set(key, { ...result, rows: [] });
+        found.set(key, keepRows ? result : withoutRows(result));
         this.stats.executed++;
         this.stats.executionMs += result.ms;
         this.store?.save(key, v.dbSha, v.sql, result, this.timeoutMs, this.maxRows);
@@ -159,7 +165,7 @@ export class ExecutionEngine {
         onProgress?.(++done, total);
       },
     );
-    return keys.map((k) => this.memo.get(k) ?? slim.get(k)!);
+    return keys.map((k) => found.get(k)!);
   }
 
   /** Process ids of the execution processes now alive. */

@@ -2,7 +2,7 @@ import type { Benchmark, ItemRecord, PredictionSet, Task } from '../benchmark/ty
 import { spiderHardness } from '../sql/spider-hardness.js';
 import { birdEqual } from './compare-bird.js';
 import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from './compare-spider.js';
-import type { ExecutionEngine, EngineStats } from './engine.js';
+import { withoutRows, type ExecutionEngine, type EngineStats } from './engine.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
 export type ComparatorName = 'bird' | 'spider';
@@ -97,20 +97,20 @@ export async function runEx(
   const goldOf: (ExecResult | undefined)[] = new Array(nTasks);
   const predOf: (ExecResult | undefined)[] = new Array(requests.length);
   // Rows are dropped as soon as their comparisons are done, so that big results die young.
-  const rowless = (r: ExecResult): ExecResult => (r.rows.length === 0 ? r : { ...r, rows: [] });
   const pending = bench.tasks.map((_, ti) => predIndex.reduce((n, row) => n + (row[ti] === undefined ? 0 : 1), 0));
   const decide = (si: number, ti: number): void => {
     const pi = predIndex[si]![ti]!;
     verdicts[si]![ti] = compare(opts.comparator, goldOf[ti]!, predOf[pi]!, orderMatters[ti]!);
-    predOf[pi] = rowless(predOf[pi]!);
-    if (--pending[ti]! === 0) goldOf[ti] = rowless(goldOf[ti]!);
+    predOf[pi] = withoutRows(predOf[pi]!);
+    if (--pending[ti]! === 0) goldOf[ti] = withoutRows(goldOf[ti]!);
   };
   const results = await engine.run(
     requests,
     onProgress,
     (ri, result) => {
       if (ri < nTasks) {
-        goldOf[ri] = result;
+        // A gold no system predicted is compared with nothing: keep none of its rows.
+        goldOf[ri] = pending[ri] === 0 ? withoutRows(result) : result;
         predIndex.forEach((row, si) => {
           const pi = row[ri];
           if (pi !== undefined && predOf[pi]) decide(si, ri);
