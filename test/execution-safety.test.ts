@@ -114,6 +114,13 @@ describe('execution engine on a real Spider database', () => {
     expect((await run1('PRAGMA table_info(airlines)')).status).toBe('ok');
   });
 
+  it('runs 150,000 distinct queries in one call (more than a spread argument list can hold)', async () => {
+    const n = 150_000;
+    const results = await engine.run(Array.from({ length: n }, (_, i) => ({ dbId: 'flight_2', sql: `SELECT ${i}` })));
+    expect(results).toHaveLength(n);
+    expect(results.every((r, i) => r.status === 'ok' && r.rows[0]![0] === i)).toBe(true);
+  });
+
   it('names an unknown database and what to fix', async () => {
     await expect(engine.run([{ dbId: 'no_such_db', sql: 'SELECT 1' }])).rejects.toThrow(/unknown database "no_such_db".*--db-root/);
     expect(engine.hasDatabase('no_such_db')).toBe(false);
