@@ -121,6 +121,13 @@ describe('execution engine on a real Spider database', () => {
     expect(results.every((r, i) => r.status === 'ok' && r.rows[0]![0] === i)).toBe(true);
   });
 
+  it('refuses a --timeout or --max-rows it cannot honour', () => {
+    expect(() => new ExecutionEngine({ dbRoot: root, timeoutSec: 0 })).toThrow(/--timeout must be a positive number/);
+    for (const maxRows of [-1, 2.5, Number.NaN]) {
+      expect(() => new ExecutionEngine({ dbRoot: root, maxRows })).toThrow(/--max-rows must be a non-negative integer/);
+    }
+  });
+
   it('names an unknown database and what to fix', async () => {
     await expect(engine.run([{ dbId: 'no_such_db', sql: 'SELECT 1' }])).rejects.toThrow(/unknown database "no_such_db".*--db-root/);
     expect(engine.hasDatabase('no_such_db')).toBe(false);

@@ -58,7 +58,7 @@ export class ExecutionEngine {
     if (!(timeoutSec > 0)) throw new UserError('--timeout must be a positive number of seconds');
     this.timeoutMs = Math.round(timeoutSec * 1000);
     this.maxRows = opts.maxRows ?? 1_000_000;
-    if (!(this.maxRows >= 0)) throw new UserError('--max-rows must be a non-negative integer');
+    if (!(Number.isInteger(this.maxRows) && this.maxRows >= 0)) throw new UserError('--max-rows must be a non-negative integer');
     this.pool = new ProcessPool({ size: opts.workers ?? availableParallelism(), timeoutMs: this.timeoutMs, maxRows: this.maxRows });
     this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
     this.pool.warm();
