@@ -205,7 +205,7 @@ describe('sqlboard stats agreement', () => {
     const disjoint = join(dir, 'disjoint.csv');
     writeFileSync(disjoint, 'task_id,label\nq1,1\n');
     await fails(['stats', 'agreement', disjoint, join(SALUS, 'ground_truth', 'GT_RS_200.csv')], /share no task ids/);
-    await fails(['stats', 'agreement', join(dir, 'missing.jsonl'), bad], /cannot read/);
+    await fails(['stats', 'agreement', join(dir, 'missing.jsonl'), bad], /missing\.jsonl: no such file/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
-import { lineOfArrayElement, parseJsonText, readText } from './read-json.js';
+import { lineOfArrayElement, parseJsonLines, parseJsonText, readText } from './read-json.js';
 import type { Benchmark, Prediction, PredictionSet } from './types.js';
 
 /**
@@ -40,19 +40,8 @@ export function loadPredictions(file: string, bench: Benchmark, system: string):
       loadBirdJson(file, text, whole as Record<string, unknown>, bench, set);
     } else {
       set.format = 'jsonl';
-      const lines = text.split(/\r?\n/);
-      const records: unknown[] = [];
-      const lineNo: number[] = [];
-      lines.forEach((l, i) => {
-        if (l.trim() === '') return;
-        try {
-          records.push(JSON.parse(l));
-        } catch (e) {
-          throw new InputFileError(file, i + 1, `malformed JSON line (${(e as Error).message})`);
-        }
-        lineNo.push(i + 1);
-      });
-      loadRecords(file, records, (i) => lineNo[i], bench, set);
+      const lines = parseJsonLines(file, text, 'prediction record');
+      loadRecords(file, lines.map((l) => l.value), (i) => lines[i]?.line, bench, set);
     }
   } else {
     set.format = 'spider-text';

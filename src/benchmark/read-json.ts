@@ -23,6 +23,27 @@ export function parseJsonText(file: string, text: string): unknown {
   }
 }
 
+/**
+ * The non-blank lines of a JSONL text, each parsed as a JSON object, with its 1-based line.
+ * `what` names what one line holds, for the error (e.g. "per-item record").
+ */
+export function parseJsonLines(file: string, text: string, what: string): { value: Record<string, unknown>; line: number }[] {
+  const out: { value: Record<string, unknown>; line: number }[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const problem = `not a JSON object (expected one ${what} per line)`;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      throw new InputFileError(file, i + 1, `${problem}: ${(e as Error).message}`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputFileError(file, i + 1, problem);
+    out.push({ value: value as Record<string, unknown>, line: i + 1 });
+  });
+  return out;
+}
+
 /** 1-based line of the `index`-th element of a top-level JSON array, for error messages. */
 export function lineOfArrayElement(text: string, index: number): number | undefined {
   // Cheap scan: count depth-1 element starts; good enough to point a user at the right place.

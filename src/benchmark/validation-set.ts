@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import { InputFileError } from '../errors.js';
-import { parseJsonText, readText } from './read-json.js';
+import { parseJsonLines, parseJsonText, readText } from './read-json.js';
 import { HUMAN_TAG_NAMES, parseHumanTags, tagsFromNames, type HumanTags } from './human-tags.js';
 
 /**
@@ -84,35 +84,24 @@ function loadRoseVec(file: string, text: string, name: string): ValidationItem[]
 }
 
 function loadJsonl(file: string, text: string, name: string): ValidationItem[] {
-  const items: ValidationItem[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      throw new InputFileError(file, i + 1, 'not a JSON object (expected one validation item per line)');
-    }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, i + 1, 'not a JSON object');
-    const o = raw as Record<string, unknown>;
+  return parseJsonLines(file, text, 'validation item').map(({ value: o, line }) => {
     const taskId = idOf(o.id ?? o.question_id);
-    if (taskId === undefined) throw new InputFileError(file, i + 1, 'missing "id" (string or number)');
-    if (typeof o.label !== 'boolean') throw new InputFileError(file, i + 1, `"label" must be true or false, got ${JSON.stringify(o.label)}`);
+    if (taskId === undefined) throw new InputFileError(file, line, 'missing "id" (string or number)');
+    if (typeof o.label !== 'boolean') throw new InputFileError(file, line, `"label" must be true or false, got ${JSON.stringify(o.label)}`);
     if (o.subset !== undefined && (typeof o.subset !== 'string' || o.subset === '')) {
-      throw new InputFileError(file, i + 1, '"subset" must be a non-empty string');
+      throw new InputFileError(file, line, '"subset" must be a non-empty string');
     }
     const item = itemOf(o, (o.subset as string | undefined) ?? name, taskId, o.label);
     if (o.tags !== undefined) {
       if (!Array.isArray(o.tags) || !o.tags.every((t) => typeof t === 'string')) {
-        throw new InputFileError(file, i + 1, `"tags" must be an array of strings (${HUMAN_TAG_NAMES.join(', ')})`);
+        throw new InputFileError(file, line, `"tags" must be an array of strings (${HUMAN_TAG_NAMES.join(', ')})`);
       }
       const { tags, unknown } = tagsFromNames(o.tags as string[]);
-      if (unknown.length > 0) throw new InputFileError(file, i + 1, `unknown tag ${JSON.stringify(unknown[0])} (known: ${HUMAN_TAG_NAMES.join(', ')})`);
+      if (unknown.length > 0) throw new InputFileError(file, line, `unknown tag ${JSON.stringify(unknown[0])} (known: ${HUMAN_TAG_NAMES.join(', ')})`);
       item.tags = tags;
     }
-    items.push(item);
+    return item;
   });
-  return items;
 }
 
 /** Loads one validation set; the format follows the extension (`.jsonl` = ours, else ROSE-VEC). */
