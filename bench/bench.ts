@@ -6,12 +6,11 @@
  */
 import Database from 'better-sqlite3';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { bundledSpider } from '../src/benchmark/bundled.js';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from '../src/execution/compare-spider.js';
-import { ExecutionEngine } from '../src/execution/engine.js';
+import { databaseFile, ExecutionEngine } from '../src/execution/engine.js';
 import { runEx } from '../src/execution/ex-run.js';
 import { runQuery } from '../src/execution/run-query.js';
 import { extraBenchmarks } from './extra.js';
@@ -57,7 +56,7 @@ const oursCorrect = run.systems.reduce((a, s) => a + s.correct, 0);
 // Baseline: serial, as test-suite-sql-eval runs it: for every (system, task) pair, gold and
 // prediction each on a fresh connection (its exec_on_db connects per query).
 const execFresh = (dbId: string, sql: string) => {
-  const db = new Database(join(data.dbRoot, dbId, `${dbId}.sqlite`), { readonly: true });
+  const db = new Database(databaseFile(data.dbRoot, dbId), { readonly: true });
   try {
     return runQuery(db, sql, 1_000_000);
   } finally {

@@ -33,6 +33,11 @@ export interface EngineStats {
   executionMs: number;
 }
 
+/** Where a benchmark database lives under a --db-root: `<db_id>/<db_id>.sqlite`. */
+export function databaseFile(dbRoot: string, dbId: string): string {
+  return join(dbRoot, dbId, `${dbId}.sqlite`);
+}
+
 /** The same result without its rows (the same object when it has none). */
 export function withoutRows(r: ExecResult): ExecResult {
   return r.rows.length === 0 ? r : { ...r, rows: [] };
@@ -66,7 +71,7 @@ export class ExecutionEngine {
 
   /** Where a database lives under --db-root, whether or not it is there. */
   private pathOf(dbId: string): string {
-    return resolve(join(this.opts.dbRoot, dbId, `${dbId}.sqlite`));
+    return resolve(databaseFile(this.opts.dbRoot, dbId));
   }
 
   /** Whether a database is there, for callers that skip items on missing ones instead of failing. */
