@@ -1,5 +1,6 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { InputFileError } from '../errors.js';
+import { readText } from './read-json.js';
 
 /**
  * Readers for the JSON files a ROSE run writes (github.com/CedricPei/ROSE, main.py):
@@ -42,12 +43,7 @@ export interface RefuterAnswer {
 }
 
 function readJsonArray(file: string): unknown[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputFileError(file, undefined, `cannot read: ${(e as Error).message}`);
-  }
+  const text = readText(file);
   let data: unknown;
   try {
     data = JSON.parse(text);
