@@ -5,14 +5,14 @@ import { decodeRows, encodeRows } from './cell-codec.js';
 import type { ExecResult } from '../execution/types.js';
 import type { RunStore } from './run-store.js';
 
+/** Bumped whenever what an execution records changes, so older rows are not reused (2: integral REALs). */
+const RESULT_FORMAT = 2;
+
 /**
  * Executions kept in the run store, keyed by a content hash of (database file bytes, SQL,
  * row limit): a re-run with the same inputs executes nothing, whatever the paths are.
  * A timeout is kept with its limit, so a later run with a longer --timeout tries again.
  */
-/** Bumped whenever what an execution records changes, so older rows are not reused (2: integral REALs). */
-const RESULT_FORMAT = 2;
-
 export class ExecutionStore {
   private readonly get;
   private readonly put;
