@@ -102,7 +102,7 @@ const gap: Sub<GapArgs> = {
       num('z (one-sided)', r.z, `Phi^-1(${r.confidence})`),
       frac('threshold g*', r.threshold, 'z*sigma_gap'),
     ];
-    const notes = [`Two systems whose accuracies differ by less than g* = ${(r.threshold * 100).toFixed(2)} points cannot be told apart at ${r.confidence * 100}%.`];
+    const notes = [`Two systems whose accuracies differ by less than g* = ${(r.threshold * 100).toFixed(2)} points cannot be told apart at ${confidencePercent(r.confidence)}%.`];
     emitReport(report('Gap threshold under annotation noise', { method: r.method }, rows, notes), r, argv);
   },
 };
