@@ -168,6 +168,31 @@ describe('the run store keeps what an execution recorded', () => {
     expect(reused!.integralReals).toEqual([0]);
   });
 
+  it('a result is reused only under a --timeout it finished within', async () => {
+    const { openRunStore } = await import('../src/store/run-store.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-store-')), 'store.db');
+    const sql = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 3000000) SELECT count(*) FROM c';
+    const runWith = async (timeoutSec: number) => {
+      const store = openRunStore(file);
+      const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1, timeoutSec, store });
+      try {
+        const [r] = await engine.run([{ dbId: 'flight_2', sql }]);
+        return { r: r!, stats: { ...engine.stats } };
+      } finally {
+        await engine.close();
+        store.close();
+      }
+    };
+    const slow = await runWith(30);
+    expect(slow.r.status).toBe('ok');
+    expect(slow.r.ms).toBeGreaterThan(50);
+    expect((await runWith(30)).stats).toMatchObject({ executed: 0, reused: 1 });
+    // Under a limit it did not finish within, it runs again and times out, as a fresh run would.
+    const strict = await runWith(0.05);
+    expect(strict.stats).toMatchObject({ executed: 1, reused: 0 });
+    expect(strict.r.status).toBe('timeout');
+  });
+
   it('keepRows: false hands rows to onResult only; results read from the store come back without rows too', async () => {
     const { openRunStore } = await import('../src/store/run-store.js');
     const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-store-')), 'store.db');

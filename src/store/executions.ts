@@ -11,7 +11,8 @@ const RESULT_FORMAT = 2;
 /**
  * Executions kept in the run store, keyed by a content hash of (database file bytes, SQL,
  * row limit): a re-run with the same inputs executes nothing, whatever the paths are.
- * A timeout is kept with its limit, so a later run with a longer --timeout tries again.
+ * A timeout is kept with its limit, so a later run with a longer --timeout tries again; a result
+ * that took longer than a later run's --timeout is not reused either, so that run times it out.
  */
 export class ExecutionStore {
   private readonly get;
@@ -58,7 +59,7 @@ export class ExecutionStore {
   lookup(key: string, timeoutMs: number): ExecResult | undefined {
     const row = this.get.get(key);
     if (!row) return undefined;
-    if (row.status === 'timeout' && row.timeout_ms < timeoutMs) return undefined;
+    if (row.status === 'timeout' ? row.timeout_ms < timeoutMs : row.ms > timeoutMs) return undefined;
     return {
       status: row.status as ExecResult['status'],
       ...decodeColumns(row.columns),
