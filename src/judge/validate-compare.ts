@@ -3,7 +3,7 @@ import { bootstrapInterval, type BootstrapOptions } from '../stats/bootstrap.js'
 import { cellCodes, confusionFrom, tableOf } from '../stats/confusion.js';
 import { finiteSd, kappaDiffSampleSize } from '../stats/kappa-sample-size.js';
 import { mcnemarExact } from '../stats/mcnemar.js';
-import { metricOf, type MetricBlock, type MetricName } from './validate-metrics.js';
+import { metricsOf, type MetricBlock, type MetricName } from './validate-metrics.js';
 
 /** Items (by index into the item list) where every given column has a verdict. */
 export function jointlyCovered(indices: readonly number[], columns: readonly (readonly (boolean | null)[])[]): number[] {
@@ -100,9 +100,9 @@ export function compareToBaseline(
   const cc = cellCodes(h, idx.map((i) => cand[i] as boolean));
   const cb = cellCodes(h, idx.map((i) => base[i] as boolean));
   const deltasOf = (r: Uint32Array): number[] => {
-    const tc = tableOf(cc, r);
-    const tb = tableOf(cb, r);
-    return UPGRADE_METRICS.map((m) => metricOf(m, tc) - metricOf(m, tb));
+    const mc = metricsOf(tableOf(cc, r));
+    const mb = metricsOf(tableOf(cb, r));
+    return UPGRADE_METRICS.map((m) => mc[m] - mb[m]);
   };
   // NaN deltas (a metric undefined on a resample) do not count as better.
   const wins = bootstrapInterval(idx.length, (r) => (deltasOf(r).every((d) => d > 0) ? 1 : 0), boot);

@@ -30,17 +30,10 @@ export interface MetricBlock {
   confusion: Confusion;
 }
 
-export function metricOf(name: MetricName, c: Confusion): number {
-  if (name === 'kappa') return cohenKappa(c);
+/** Every metric of one table (one detectorMetrics call serves all but κ). */
+export function metricsOf(c: Confusion): Record<MetricName, number> {
   const d = detectorMetrics(c);
-  if (name === 'overFlagRate') return 1 - d.recall;
-  return d[name];
-}
-
-/** Every metric of one table, in METRICS order. */
-function allMetrics(c: Confusion): number[] {
-  const d = detectorMetrics(c);
-  return METRICS.map((m) => (m === 'kappa' ? cohenKappa(c) : m === 'overFlagRate' ? 1 - d.recall : d[m]));
+  return { accuracy: d.accuracy, kappa: cohenKappa(c), mcc: d.mcc, f1: d.f1, precision: d.precision, recall: d.recall, overFlagRate: 1 - d.recall };
 }
 
 /** The metric block of one judge (or ensemble) on one subset; bootstrap seeded per call. */
@@ -53,7 +46,15 @@ export function metricBlock(human: readonly boolean[], judge: readonly boolean[]
   const ci = {} as Record<MetricName, [number, number]>;
   const point = {} as Record<MetricName, number>;
   // One pass of resamples, one table each, serves every metric: all intervals come from the same resamples.
-  const intervals = bootstrapIntervals(n, METRICS.length, (idx) => allMetrics(tableOf(cells, idx)), boot);
+  const intervals = bootstrapIntervals(
+    n,
+    METRICS.length,
+    (idx) => {
+      const m = metricsOf(tableOf(cells, idx));
+      return METRICS.map((k) => m[k]);
+    },
+    boot,
+  );
   METRICS.forEach((m, k) => {
     const iv = intervals[k]!;
     point[m] = iv.estimate;

@@ -1,10 +1,10 @@
 import type { ValidateResult } from '../judge/validate.js';
-import type { MetricBlock } from '../judge/validate-metrics.js';
+import type { MetricBlock, MetricName } from '../judge/validate-metrics.js';
 import type { Cell, IntervalPoint, Report, Section } from './model.js';
 
 /** The human-readable view of `validate` (terminal/Markdown/CSV/HTML); `--json` prints the result itself. */
 
-const iv = (b: MetricBlock, m: 'accuracy' | 'kappa' | 'mcc' | 'f1' | 'precision' | 'recall' | 'overFlagRate'): Cell =>
+const iv = (b: MetricBlock, m: MetricName): Cell =>
   Number.isFinite(b[m]) ? { estimate: b[m], low: b.ci[m][0], high: b.ci[m][1], method: 'percentile bootstrap' } : null;
 
 function blockRows(name: string, subsets: Record<string, MetricBlock>, extra: Record<string, Cell> = {}): Record<string, Cell>[] {
