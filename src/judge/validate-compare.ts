@@ -1,13 +1,28 @@
 import { cohenKappa } from '../stats/agreement.js';
 import { bootstrapInterval, type BootstrapOptions } from '../stats/bootstrap.js';
-import { cellCodes, confusionFrom, tableOf } from '../stats/confusion.js';
+import { cellCodes, confusionFrom, tableOf, type Confusion } from '../stats/confusion.js';
 import { finiteSd, kappaDiffSampleSize } from '../stats/kappa-sample-size.js';
 import { mcnemarExact } from '../stats/mcnemar.js';
 import { metricsOf, type MetricBlock, type MetricName } from './validate-metrics.js';
 
-/** Items (by index into the item list) where every given column has a verdict. */
-export function jointlyCovered(indices: readonly number[], columns: readonly (readonly (boolean | null)[])[]): number[] {
-  return indices.filter((i) => columns.every((c) => c[i] !== null && c[i] !== undefined));
+/** Items every given column has a verdict for, with the human labels and each column's verdicts on them. */
+export interface CoveredItems {
+  human: boolean[];
+  /** One array per column, aligned with `human`. */
+  verdicts: boolean[][];
+}
+
+/**
+ * The items of `indices` that every column covers: judges and ensembles are always compared
+ * with the humans (and with each other) on these, so coverage differences do not pose as quality.
+ */
+export function coveredItems(
+  human: readonly boolean[],
+  columns: readonly (readonly (boolean | null)[])[],
+  indices: readonly number[],
+): CoveredItems {
+  const idx = indices.filter((i) => columns.every((c) => c[i] !== null && c[i] !== undefined));
+  return { human: idx.map((i) => human[i]!), verdicts: columns.map((c) => idx.map((i) => c[i] as boolean)) };
 }
 
 export interface PairComparison {
@@ -35,15 +50,14 @@ export function comparePair(
   indices: readonly number[],
   boot: BootstrapOptions,
 ): PairComparison {
-  const idx = jointlyCovered(indices, [a, b]);
-  const h = idx.map((i) => human[i]!);
-  const va = idx.map((i) => a[i] as boolean);
-  const vb = idx.map((i) => b[i] as boolean);
+  const {
+    human: h,
+    verdicts: [va, vb],
+  } = coveredItems(human, [a, b], indices);
+  const n = h.length;
   const ca = cellCodes(h, va);
   const cb = cellCodes(h, vb);
-  const kA = (r: Uint32Array): number => cohenKappa(tableOf(ca, r));
-  const kB = (r: Uint32Array): number => cohenKappa(tableOf(cb, r));
-  const diff = bootstrapInterval(idx.length, (r) => kA(r) - kB(r), boot);
+  const diff = bootstrapInterval(n, (r) => cohenKappa(tableOf(ca, r)) - cohenKappa(tableOf(cb, r)), boot);
   let greater = 0;
   let finite = 0;
   for (const v of diff.samples) {
@@ -53,23 +67,22 @@ export function comparePair(
   }
   let bCount = 0;
   let cCount = 0;
-  for (let i = 0; i < idx.length; i++) {
+  for (let i = 0; i < n; i++) {
     const okA = va[i] === h[i];
     const okB = vb[i] === h[i];
     if (okA && !okB) bCount++;
     if (!okA && okB) cCount++;
   }
-  const all = new Uint32Array(idx.length).map((_, i) => i);
   return {
-    n: idx.length,
-    kappaA: kA(all),
-    kappaB: kB(all),
+    n,
+    kappaA: cohenKappa(confusionFrom(h, va)),
+    kappaB: cohenKappa(confusionFrom(h, vb)),
     kappaDiff: diff.estimate,
     kappaDiffCi: [diff.low, diff.high],
     pAGreater: finite === 0 ? NaN : greater / finite,
     mcnemar: { b: bCount, c: cCount, pValue: mcnemarExact(bCount, cCount).pValue },
-    interJudgeKappa: idx.length === 0 ? NaN : cohenKappa(confusionFrom(va, vb)),
-    sampleSizeDelta010: kappaDiffSampleSize({ n: idx.length, se: finiteSd(diff.samples) }).n,
+    interJudgeKappa: n === 0 ? NaN : cohenKappa(confusionFrom(va, vb)),
+    sampleSizeDelta010: kappaDiffSampleSize({ n, se: finiteSd(diff.samples) }).n,
   };
 }
 
@@ -95,23 +108,25 @@ export function compareToBaseline(
   indices: readonly number[],
   boot: BootstrapOptions,
 ): BaselineComparison {
-  const idx = jointlyCovered(indices, [cand, base]);
-  const h = idx.map((i) => human[i]!);
-  const cc = cellCodes(h, idx.map((i) => cand[i] as boolean));
-  const cb = cellCodes(h, idx.map((i) => base[i] as boolean));
-  const deltasOf = (r: Uint32Array): number[] => {
-    const mc = metricsOf(tableOf(cc, r));
-    const mb = metricsOf(tableOf(cb, r));
+  const {
+    human: h,
+    verdicts: [vc, vb],
+  } = coveredItems(human, [cand, base], indices);
+  const cc = cellCodes(h, vc);
+  const cb = cellCodes(h, vb);
+  const deltasOf = (tc: Confusion, tb: Confusion): number[] => {
+    const mc = metricsOf(tc);
+    const mb = metricsOf(tb);
     return UPGRADE_METRICS.map((m) => mc[m] - mb[m]);
   };
   // NaN deltas (a metric undefined on a resample) do not count as better.
-  const wins = bootstrapInterval(idx.length, (r) => (deltasOf(r).every((d) => d > 0) ? 1 : 0), boot);
+  const wins = bootstrapInterval(h.length, (r) => (deltasOf(tableOf(cc, r), tableOf(cb, r)).every((d) => d > 0) ? 1 : 0), boot);
   let sum = 0;
   for (const v of wins.samples) sum += v;
-  const d = deltasOf(new Uint32Array(idx.length).map((_, i) => i));
+  const d = deltasOf(confusionFrom(h, vc), confusionFrom(h, vb));
   return {
     candidate,
-    n: idx.length,
+    n: h.length,
     deltas: { kappa: d[0]!, accuracy: d[1]!, mcc: d[2]!, f1: d[3]! },
     beatsAll: d.every((x) => x > 0),
     probability: wins.samples.length === 0 ? NaN : sum / wins.samples.length,
@@ -148,25 +163,19 @@ export interface RepeatSpread {
   unstableShare: number;
 }
 
-/**
- * How much repeat runs of one judge move, on the items they all cover: `idx` is
- * jointlyCovered(scope, columns), the items `blocks` were computed on.
- */
-export function repeatSpread(
-  judges: readonly string[],
-  blocks: readonly MetricBlock[],
-  columns: readonly (readonly (boolean | null)[])[],
-  idx: readonly number[],
-): RepeatSpread {
-  const unstable = idx.filter((i) => new Set(columns.map((c) => c[i])).size > 1).length;
+/** How much repeat runs of one judge move: `blocks` and `verdicts` are theirs on the items they all cover (coveredItems). */
+export function repeatSpread(judges: readonly string[], blocks: readonly MetricBlock[], verdicts: readonly (readonly boolean[])[]): RepeatSpread {
+  const n = verdicts[0]?.length ?? 0;
+  let unstable = 0;
+  for (let i = 0; i < n; i++) if (verdicts.some((v) => v[i] !== verdicts[0]![i])) unstable++;
   return {
     judges: [...judges],
-    n: idx.length,
+    n,
     kappa: spreadOf(blocks.map((b) => b.kappa)),
     accuracy: spreadOf(blocks.map((b) => b.accuracy)),
     mcc: spreadOf(blocks.map((b) => b.mcc)),
     f1: spreadOf(blocks.map((b) => b.f1)),
     unstable,
-    unstableShare: idx.length === 0 ? NaN : unstable / idx.length,
+    unstableShare: n === 0 ? NaN : unstable / n,
   };
 }

@@ -4,7 +4,7 @@ import { UserError } from '../errors.js';
 import { detectorMetrics } from '../stats/agreement.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { confusionFrom } from '../stats/confusion.js';
-import { compareToBaseline, comparePair, jointlyCovered, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './validate-compare.js';
+import { compareToBaseline, comparePair, coveredItems, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './validate-compare.js';
 import { combine, type EnsembleKind, type EnsembleSpec } from './validate-ensembles.js';
 import { metricBlock, type MetricBlock } from './validate-metrics.js';
 import type { JudgeVerdict, JudgeVerdicts } from './validate-sources.js';
@@ -166,13 +166,8 @@ export function validate(input: ValidateInput): ValidateResult {
   const blocksOf = (verdicts: readonly (boolean | null)[]): Record<string, MetricBlock> => {
     const out: Record<string, MetricBlock> = {};
     for (const [scope, idx] of scopes) {
-      const covered = jointlyCovered(idx, [verdicts]);
-      out[scope] = metricBlock(
-        covered.map((i) => human[i]!),
-        covered.map((i) => verdicts[i] as boolean),
-        idx.length,
-        boot,
-      );
+      const c = coveredItems(human, [verdicts], idx);
+      out[scope] = metricBlock(c.human, c.verdicts[0]!, idx.length, boot);
     }
     return out;
   };
@@ -244,10 +239,10 @@ export function validate(input: ValidateInput): ValidateResult {
     const subsets: Record<string, RepeatSpread> = {};
     for (const [scope, idx] of scopes) {
       // Compare the runs on the items they all cover, so coverage differences do not pose as spread.
-      const joint = jointlyCovered(idx, cols);
-      if (joint.length === 0) continue;
-      const blocks = cols.map((c) => metricBlock(joint.map((i) => human[i]!), joint.map((i) => c[i] as boolean), idx.length, boot));
-      subsets[scope] = repeatSpread(group, blocks, cols, joint);
+      const c = coveredItems(human, cols, idx);
+      if (c.human.length === 0) continue;
+      const blocks = c.verdicts.map((v) => metricBlock(c.human, v, idx.length, boot));
+      subsets[scope] = repeatSpread(group, blocks, c.verdicts);
     }
     return { judges: [...group], subsets };
   });
