@@ -1,4 +1,4 @@
-import { median } from 'simple-statistics';
+import { mean, median } from 'simple-statistics';
 import { itemKey, type ValidationItem, type ValidationSet } from '../benchmark/validation-set.js';
 import { UserError } from '../errors.js';
 import { detectorMetrics } from '../stats/agreement.js';
@@ -103,24 +103,17 @@ export interface ValidateResult {
 
 const ALL = 'all';
 
-interface Column {
-  name: string;
-  verdicts: (boolean | null)[];
-}
-
 function costOf(recorded: JudgeVerdict[]): CostBlock {
-  const calls = recorded.filter((v) => v.calls !== undefined).map((v) => v.calls!);
-  const cost = recorded.filter((v) => v.costUsd !== undefined).map((v) => v.costUsd!);
-  const lat = recorded.filter((v) => v.latencyMs !== undefined).map((v) => v.latencyMs!);
-  const mean = (v: number[]): number | null => (v.length === 0 ? null : v.reduce((s, x) => s + x, 0) / v.length);
-  const m = mean(cost);
+  const values = (k: 'calls' | 'costUsd' | 'latencyMs'): number[] => recorded.flatMap((v) => (v[k] === undefined ? [] : [v[k]]));
+  const [calls, cost, lat] = [values('calls'), values('costUsd'), values('latencyMs')];
+  const meanOrNull = (v: number[]): number | null => (v.length === 0 ? null : mean(v));
   return {
     callsRecorded: calls.length,
-    callsPerItem: mean(calls),
+    callsPerItem: meanOrNull(calls),
     costRecorded: cost.length,
-    costPer1000Items: m === null ? null : m * 1000,
+    costPer1000Items: cost.length === 0 ? null : mean(cost) * 1000,
     latencyRecorded: lat.length,
-    latencyMsMean: mean(lat),
+    latencyMsMean: meanOrNull(lat),
     latencyMsMedian: lat.length === 0 ? null : median(lat),
   };
 }
@@ -157,12 +150,6 @@ export function validate(input: ValidateInput): ValidateResult {
   const scopes = new Map<string, number[]>([[ALL, items.map((_, i) => i)]]);
   for (const s of subsetNames) scopes.set(s, items.flatMap((it, i) => (it.subset === s ? [i] : [])));
 
-  const names = new Set<string>();
-  for (const j of input.judges) {
-    if (names.has(j.name)) throw new UserError(`judge name ${j.name} is used twice`);
-    names.add(j.name);
-  }
-
   const blocksOf = (verdicts: readonly (boolean | null)[]): Record<string, MetricBlock> => {
     const out: Record<string, MetricBlock> = {};
     for (const [scope, idx] of scopes) {
@@ -172,11 +159,13 @@ export function validate(input: ValidateInput): ValidateResult {
     return out;
   };
 
-  const columns = new Map<string, Column>();
+  /** Verdict column of every judge and ensemble, by name (names are unique across both). */
+  const columns = new Map<string, (boolean | null)[]>();
   const judges: JudgeResult[] = input.judges.map((j) => {
+    if (columns.has(j.name)) throw new UserError(`judge name ${j.name} is used twice`);
     const recorded = items.map((it) => j.byKey.get(itemKey(it.subset, it.taskId)));
     const verdicts = recorded.map((v) => (v === undefined ? null : v.correct));
-    columns.set(j.name, { name: j.name, verdicts });
+    columns.set(j.name, verdicts);
     const diagFor = (humanTag: (it: ValidationItem) => boolean | undefined, flag: (v: JudgeVerdict) => boolean | null): Record<string, DiagnosticBlock> | null => {
       const out: Record<string, DiagnosticBlock> = {};
       for (const [scope, idx] of scopes) {
@@ -200,14 +189,13 @@ export function validate(input: ValidateInput): ValidateResult {
   const judgeNames = input.judges.map((j) => j.name);
   for (let x = 0; x < judgeNames.length; x++) {
     for (let y = x + 1; y < judgeNames.length; y++) {
-      const a = columns.get(judgeNames[x]!)!;
-      const b = columns.get(judgeNames[y]!)!;
+      const [a, b] = [judgeNames[x]!, judgeNames[y]!];
       const subsets: Record<string, PairComparison> = {};
       for (const [scope, idx] of scopes) {
-        const cmp = comparePair(human, a.verdicts, b.verdicts, idx, boot);
+        const cmp = comparePair(human, columns.get(a)!, columns.get(b)!, idx, boot);
         if (cmp.n > 0) subsets[scope] = cmp;
       }
-      pairs.push({ a: a.name, b: b.name, subsets });
+      pairs.push({ a, b, subsets });
     }
   }
 
@@ -215,11 +203,10 @@ export function validate(input: ValidateInput): ValidateResult {
     for (const m of spec.members) {
       if (!columns.has(m)) throw new UserError(`--ensemble ${spec.name}: no judge named ${m} (judges: ${judgeNames.join(', ')})`);
     }
-    if (names.has(spec.name)) throw new UserError(`ensemble ${spec.name} is given twice`);
-    names.add(spec.name);
-    const memberCols = spec.members.map((m) => columns.get(m)!.verdicts);
+    if (columns.has(spec.name)) throw new UserError(`ensemble ${spec.name} is given twice`);
+    const memberCols = spec.members.map((m) => columns.get(m)!);
     const { verdicts, ties } = combine(spec.kind, memberCols);
-    columns.set(spec.name, { name: spec.name, verdicts });
+    columns.set(spec.name, verdicts);
     const res: EnsembleResult = { name: spec.name, kind: spec.kind, members: spec.members, subsets: blocksOf(verdicts) };
     if (spec.kind === 'majority') res.ties = ties;
     if (spec.kind === 'unanimity') {
@@ -235,7 +222,7 @@ export function validate(input: ValidateInput): ValidateResult {
 
   const repeats: RepeatResult[] = (input.repeats ?? []).map((group) => {
     for (const m of group) if (!columns.has(m)) throw new UserError(`--repeats: no judge named ${m} (judges: ${judgeNames.join(', ')})`);
-    const cols = group.map((m) => columns.get(m)!.verdicts);
+    const cols = group.map((m) => columns.get(m)!);
     const subsets: Record<string, RepeatSpread> = {};
     for (const [scope, idx] of scopes) {
       // Compare the runs on the items they all cover, so coverage differences do not pose as spread.
@@ -249,13 +236,14 @@ export function validate(input: ValidateInput): ValidateResult {
 
   let baseline: ValidateResult['baseline'] = null;
   if (input.baseline !== undefined) {
-    const base = columns.get(input.baseline);
-    if (!base) throw new UserError(`--baseline ${input.baseline}: no judge or ensemble of that name (${[...columns.keys()].join(', ')})`);
+    const name = input.baseline;
+    const base = columns.get(name);
+    if (!base) throw new UserError(`--baseline ${name}: no judge or ensemble of that name (${[...columns.keys()].join(', ')})`);
     baseline = {
-      name: base.name,
-      candidates: [...columns.values()]
-        .filter((c) => c.name !== base.name)
-        .map((c) => compareToBaseline(c.name, human, c.verdicts, base.verdicts, scopes.get(ALL)!, boot)),
+      name,
+      candidates: [...columns]
+        .filter(([c]) => c !== name)
+        .map(([c, verdicts]) => compareToBaseline(c, human, verdicts, base, scopes.get(ALL)!, boot)),
     };
   }
 
