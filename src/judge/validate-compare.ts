@@ -1,3 +1,4 @@
+import { mean } from 'simple-statistics';
 import { cohenKappa } from '../stats/agreement.js';
 import { bootstrapInterval, type BootstrapOptions } from '../stats/bootstrap.js';
 import { cellCodes, confusionFrom, tableOf, type Confusion } from '../stats/confusion.js';
@@ -147,7 +148,7 @@ function spreadOf(values: number[]): Spread {
   if (v.length === 0) return { min: NaN, max: NaN, range: NaN, mean: NaN, sd: NaN };
   const min = Math.min(...v);
   const max = Math.max(...v);
-  return { min, max, range: max - min, mean: v.reduce((s, x) => s + x, 0) / v.length, sd: finiteSd(v) };
+  return { min, max, range: max - min, mean: mean(v), sd: finiteSd(v) };
 }
 
 export interface RepeatSpread {
