@@ -1,6 +1,6 @@
 import { bootstrapIntervals, type BootstrapOptions } from './bootstrap.js';
 import { cellCodes, checkConfusion, confusionFrom, tableOf, type Confusion } from './confusion.js';
-import type { Interval } from './intervals.js';
+import { wilson, type Interval } from './intervals.js';
 
 /*
  * Zero-denominator convention for this file: a metric whose denominator is 0 is undefined
@@ -87,6 +87,25 @@ export function detectorMetrics(c: Confusion): DetectorMetrics {
     method:
       'precision tp/(tp+fp), recall tp/(tp+fn), F1 2tp/(2tp+fp+fn), specificity tn/(tn+fp), MCC; ' +
       'floors: flag-everything F1 2p/(1+p), random flagging at the flag rate q 2pq/(p+q), p = prevalence; undefined ratios NaN',
+  };
+}
+
+/** Wilson intervals of a detector's four proportions, so a small labelled sample shows its uncertainty. */
+export interface DetectorIntervals {
+  precision: Interval;
+  recall: Interval;
+  specificity: Interval;
+  accuracy: Interval;
+}
+
+/** DetectorIntervals at `confidence`; an empty denominator gives estimate NaN and [0, 1], as detectorMetrics gives NaN. */
+export function detectorIntervals(c: Confusion, confidence = 0.95): DetectorIntervals {
+  checkConfusion(c);
+  return {
+    precision: wilson(c.tp, c.tp + c.fp, confidence),
+    recall: wilson(c.tp, c.tp + c.fn, confidence),
+    specificity: wilson(c.tn, c.tn + c.fp, confidence),
+    accuracy: wilson(c.tp + c.tn, c.tp + c.fp + c.fn + c.tn, confidence),
   };
 }
 
