@@ -36,7 +36,8 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
 }
 
 export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | undefined): Report {
-  const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy);
+  // One Wilson interval per system serves the table and the plot.
+  const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy).map((s) => ({ ...s, ci: wilson(s.correct, s.n) }));
   const columns: Column[] = [
     { key: 'rank', header: '#', format: 'integer' },
     { key: 'system', header: 'System' },
@@ -51,9 +52,9 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
   const rows = ranked.map((s, i) => ({
     rank: i + 1,
     system: s.name,
-    ex: { ...wilson(s.correct, s.n) },
+    ex: s.ci,
     correct: s.correct,
-    ...(s.clean ? { clean: { ...wilson(s.clean.correct, s.clean.n) } } : {}),
+    ...(s.clean ? { clean: wilson(s.clean.correct, s.clean.n) } : {}),
     ...Object.fromEntries(run.difficultyLevels.map((l) => [`d_${l}`, s.byDifficulty[l]?.n ? s.byDifficulty[l]!.accuracy : null])),
     errors: s.execErrors,
     timeouts: s.timeouts,
@@ -76,17 +77,14 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
             percent: true,
             valueLabel: 'EX (bar: 95% Wilson interval)',
             ...(flags ? { secondaryLabel: 'EX on the clean subset' } : {}),
-            points: ranked.map((s) => {
-              const ci = wilson(s.correct, s.n);
-              return {
-                label: s.name,
-                value: s.accuracy,
-                low: ci.low,
-                high: ci.high,
-                detail: `${s.correct}/${s.n} correct`,
-                ...(s.clean ? { secondary: s.clean.accuracy } : {}),
-              };
-            }),
+            points: ranked.map((s) => ({
+              label: s.name,
+              value: s.accuracy,
+              low: s.ci.low,
+              high: s.ci.high,
+              detail: `${s.correct}/${s.n} correct`,
+              ...(s.clean ? { secondary: s.clean.accuracy } : {}),
+            })),
           },
         ],
         table: { columns, rows },
