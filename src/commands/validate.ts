@@ -51,7 +51,7 @@ async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<Jud
       maxCostUsd: argv.maxCostUsd,
       maxCalls: argv.maxCalls,
     });
-    const res = await judgeValidationItems(sets, {
+    return await judgeValidationItems(sets, {
       judge,
       executor: engine,
       concurrency: argv.concurrency,
@@ -63,7 +63,6 @@ async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<Jud
         judging.update(d, t);
       },
     });
-    return res.verdicts;
   } finally {
     exec.stop();
     judging.stop();

@@ -51,7 +51,6 @@ export interface LiveJudgeOptions {
 export interface LiveJudge {
   deps: CascadeDeps;
   client: LlmClient;
-  budget: Budget;
   verdicts: VerdictStore | undefined;
   /** The response cache (with a store), e.g. to export a replay file. */
   cache: LlmCache | undefined;
@@ -110,7 +109,6 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   return {
     deps,
     client,
-    budget,
     verdicts,
     cache,
     judgeKey,

@@ -17,18 +17,13 @@ export interface LiveValidationOptions {
   onJudgeProgress?: (done: number, total: number) => void;
 }
 
-export interface LiveValidation {
-  verdicts: JudgeVerdicts;
-  /** Why the run stopped early (budget), if it did. */
-  stopped?: string;
-}
-
 /**
  * Runs the live ROSE-style cascade over the sets' items (their own predicted SQL) and returns
- * its verdicts keyed like recorded judges', so `validate` treats both alike. Task ids are item
- * positions, because ids repeat across subsets and the run store keys on the item's content anyway.
+ * its verdicts keyed like recorded judges', so `validate` treats both alike; a budget stop is
+ * one of its notes. Task ids are item positions, because ids repeat across subsets and the run
+ * store keys on the item's content anyway.
  */
-export async function judgeValidationItems(sets: readonly ValidationSet[], o: LiveValidationOptions): Promise<LiveValidation> {
+export async function judgeValidationItems(sets: readonly ValidationSet[], o: LiveValidationOptions): Promise<JudgeVerdicts> {
   const all: ValidationItem[] = sets.flatMap((s) => s.items);
   const runnable = all.filter((it) => it.dbId !== '' && o.hasDatabase(it.dbId));
   const tasks: Task[] = runnable.map((it, i) => ({ id: String(i), dbId: it.dbId, question: it.question, evidence: it.evidence, goldSql: it.goldSql }));
@@ -60,5 +55,5 @@ export async function judgeValidationItems(sets: readonly ValidationSet[], o: Li
   const skipped = all.length - runnable.length;
   if (skipped > 0) notes.push(`${name}: ${skipped} items have no database under --db-root (or no db_id) and were not judged`);
   if (run.stopped) notes.push(`${name}: the run stopped early: ${run.stopped}`);
-  return { verdicts: { name, sources: [`live:${o.judge.client.model}`], byKey, notes }, ...(run.stopped ? { stopped: run.stopped } : {}) };
+  return { name, sources: [`live:${o.judge.client.model}`], byKey, notes };
 }
