@@ -1,4 +1,4 @@
-import type { Benchmark, PredictionSet, Task } from '../benchmark/types.js';
+import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { ExecRequest, ExecResult } from '../execution/types.js';
 import { BudgetExceeded } from './budget.js';
 import { DEFAULT_MAX_REASKS, judgeItem, notJudgedItem } from './cascade.js';
@@ -91,31 +91,21 @@ function itemKey(judgeKey: string, input: JudgeInput, goldHash: string): string 
 export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
   const tasks = o.bench.tasks;
   const reqs: ExecRequest[] = tasks.map((t) => ({ dbId: t.dbId, sql: t.goldSql }));
-  const predIndex: { system: number; task: number; req: number }[] = [];
-  o.systems.forEach((s, si) =>
-    tasks.forEach((t, ti) => {
-      const p = s.byTask.get(t.id);
-      if (p) {
-        predIndex.push({ system: si, task: ti, req: reqs.length });
-        reqs.push({ dbId: t.dbId, sql: p.sql });
-      }
+  // One entry per (system, task); `req` is its prediction's request (none without a prediction).
+  const planned = o.systems.flatMap((s) =>
+    tasks.map((task, ti) => {
+      const predSql = s.byTask.get(task.id)?.sql;
+      const req = predSql === undefined ? undefined : reqs.push({ dbId: task.dbId, sql: predSql }) - 1;
+      return { system: s.system, task, ti, predSql, req };
     }),
   );
   const results = await o.executor.run(reqs, o.onExecProgress);
-  const predResult = new Map<string, ExecResult>();
-  for (const p of predIndex) predResult.set(`${p.system}\u0000${p.task}`, results[p.req]);
-
   const goldHashes = tasks.map((_, ti) => resultHash(results[ti]));
-  const inputs: { system: string; input: JudgeInput; goldHash: string }[] = [];
-  o.systems.forEach((s, si) =>
-    tasks.forEach((t: Task, ti) => {
-      inputs.push({
-        system: s.system,
-        input: { task: t, predSql: s.byTask.get(t.id)?.sql, gold: results[ti], pred: predResult.get(`${si}\u0000${ti}`) },
-        goldHash: goldHashes[ti],
-      });
-    }),
-  );
+  const inputs: { system: string; input: JudgeInput; goldHash: string }[] = planned.map((p) => ({
+    system: p.system,
+    input: { task: p.task, predSql: p.predSql, gold: results[p.ti], pred: p.req === undefined ? undefined : results[p.req] },
+    goldHash: goldHashes[p.ti],
+  }));
 
   const out: (JudgeRecord | undefined)[] = new Array(inputs.length);
   let stopped: string | undefined;
