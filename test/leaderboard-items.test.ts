@@ -154,7 +154,7 @@ describe('leaderboard edge cases (core)', () => {
     expect(lb.systems[0]).toMatchObject({ rank: 1, system: 'solo', rankRange: { low: 1, high: 1 } });
     expect(lb.pairs).toEqual([]);
     expect(lb.indistinguishableFromTop).toEqual([]);
-    expect(lb.threshold).toBeUndefined();
+    expect(lb.gap).toBeUndefined();
   });
 
   it('ties: identical systems share a rank, McNemar p = 1, and are indistinguishable', () => {
@@ -176,7 +176,7 @@ describe('leaderboard edge cases (core)', () => {
 
   it('an explicit --error-rate gives g* without flags', () => {
     const lb = itemsLeaderboard({ sources: [{ file: 'x', records: [...records('a', patterns.strong!), ...records('b', patterns.middle!)] }], errorRate: 0.1, iterations: 50 });
-    expect(lb.threshold).toBeCloseTo(1.6448536 * ((2 * Math.sqrt(103.4)) / 1034), 6);
+    expect(lb.gap?.threshold).toBeCloseTo(1.6448536 * ((2 * Math.sqrt(103.4)) / 1034), 6);
     expect(lb.withinThresholdOfTop).toEqual([]); // 10 points apart
   });
 });

@@ -20,8 +20,8 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
     errorRate: a.gap.errorRate,
     confidence: a.gap.confidence,
     z: a.gap.z,
-    sigmaGap: a.sigmaGap,
-    threshold: a.threshold,
+    sigmaGap: a.gap.sigmaGap,
+    threshold: a.gap.threshold,
     tauB: a.tauB,
     expectedTau: a.expectedTau,
     top: a.systems[0]?.name ?? null,
@@ -52,10 +52,10 @@ function gapMatrix(a: BoardAnalysis): (MatrixCell | null)[][] {
       if (i === j) return;
       const g = si.test - sj.test;
       cells[i]![j] = {
-        value: a.threshold > 0 ? Math.max(-1, Math.min(1, g / (2 * a.threshold))) : Math.sign(g),
-        strong: Math.abs(g) > a.threshold + 1e-12,
+        value: a.gap.threshold > 0 ? Math.max(-1, Math.min(1, g / (2 * a.gap.threshold))) : Math.sign(g),
+        strong: Math.abs(g) > a.gap.threshold + 1e-12,
         text: pts(g, 1),
-        title: `${si.name} − ${sj.name}: ${g >= 0 ? '+' : ''}${pts(g)} points (g* = ${pts(a.threshold)})`,
+        title: `${si.name} − ${sj.name}: ${g >= 0 ? '+' : ''}${pts(g)} points (g* = ${pts(a.gap.threshold)})`,
       };
     });
   });
@@ -69,7 +69,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
   const systems: Section = {
     title: `Top ${a.analysed} systems by test EX`,
     notes: [
-      `Noise threshold: σ_gap = 2√e/N = ${pts(a.sigmaGap)} points, g* = z·σ_gap = ${pts(a.threshold)} points ` +
+      `Noise threshold: σ_gap = 2√e/N = ${pts(g.sigmaGap)} points, g* = z·σ_gap = ${pts(g.threshold)} points ` +
         `(one-sided ${confidencePercent(g.confidence)}%, z = ${g.z.toFixed(3)}; N = ${g.n}, e = ${Number(g.flawed.toFixed(1))} flawed tasks, ${formatPercent(g.errorRate)}).`,
       top
         ? `${a.indistinguishableFromTop.length} of the ${a.analysed - 1} systems below ${top.name} are within g* of it and cannot be told apart from rank 1; ` +
@@ -93,7 +93,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         })),
         valueLabel: `test EX (bar: ${confidencePercent(g.confidence)}% Wilson interval at N)`,
         secondaryLabel: 'dev EX',
-        band: top ? gStarBand(top.test, a.threshold) : undefined,
+        band: top ? gStarBand(top.test, g.threshold) : undefined,
       },
     ],
     table: {
@@ -132,14 +132,14 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
   const pairs: Section = {
     title: 'Pairwise test gaps',
     detail: true,
-    notes: [`A pair is separable when its test gap exceeds g* = ${pts(a.threshold)} points; P(A better) = Φ(gap/σ_gap).`],
+    notes: [`A pair is separable when its test gap exceeds g* = ${pts(g.threshold)} points; P(A better) = Φ(gap/σ_gap).`],
     plots: [
       {
         kind: 'matrix',
         title: 'Test gap, row − column (points); saturated = gap exceeds g*',
         labels: a.systems.map((s) => s.name),
         cells: gapMatrix(a),
-        legend: `Cells show the gap in points; columns are numbered by rank. g* = ${pts(a.threshold)} points.`,
+        legend: `Cells show the gap in points; columns are numbered by rank. g* = ${pts(g.threshold)} points.`,
       },
     ],
     table: {
@@ -177,7 +177,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
       board: ctx.file,
       N: g.n,
       'flawed tasks (e)': Number(g.flawed.toFixed(2)),
-      'g*': `${pts(a.threshold)} points`,
+      'g*': `${pts(g.threshold)} points`,
       'tau-b (observed / expected)': `${a.tauB.toFixed(3)} / ${a.expectedTau.toFixed(3)}`,
     },
     sections,

@@ -16,9 +16,9 @@ export function itemsJson(lb: ItemsLeaderboard, ctx: ItemsContext): Record<strin
     files: ctx.files,
     flagsFile: ctx.flagsFile ?? null,
     tasks: lb.tasks,
-    top: lb.top,
+    top: lb.systems[0]?.system ?? null,
     indistinguishableFromTop: lb.indistinguishableFromTop,
-    threshold: lb.threshold ?? null,
+    threshold: lb.gap?.threshold ?? null,
     sigmaGap: lb.gap?.sigmaGap ?? null,
     withinThresholdOfTop: lb.withinThresholdOfTop ?? null,
     flags: lb.flags ?? null,
@@ -60,7 +60,7 @@ function alignmentNotes(lb: ItemsLeaderboard): string[] {
 export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
   const conf = `${confidencePercent(lb.confidence)}%`;
   const top = lb.systems[0];
-  const band = lb.threshold !== undefined && top ? gStarBand(top.accuracy.estimate, lb.threshold) : undefined;
+  const band = lb.gap && top ? gStarBand(top.accuracy.estimate, lb.gap.threshold) : undefined;
   const hasClean = lb.flags !== undefined;
   const standings: Section = {
     title: 'Systems',
@@ -194,7 +194,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
       tasks: lb.tasks,
       systems: lb.systems.length,
       seed: lb.seed,
-      'g*': lb.threshold !== undefined ? `${pts(lb.threshold)} points` : undefined,
+      'g*': lb.gap ? `${pts(lb.gap.threshold)} points` : undefined,
     },
     sections,
   };

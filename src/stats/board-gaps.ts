@@ -55,10 +55,8 @@ export interface BoardPair {
 }
 
 export interface BoardAnalysis {
+  /** σ_gap and g* (`gap.threshold`), fractions. */
   gap: GapResult;
-  /** g* as a fraction (same as gap.threshold, repeated at the top level for `--json` users). */
-  threshold: number;
-  sigmaGap: number;
   systems: BoardSystem[];
   pairs: BoardPair[];
   /** Names of the systems below rank 1 whose test gap to it is ≤ g*. */
@@ -134,8 +132,6 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
   }
   return {
     gap,
-    threshold: gap.threshold,
-    sigmaGap: gap.sigmaGap,
     systems,
     pairs,
     indistinguishableFromTop: systems.slice(1).filter((s) => s.withinThresholdOfTop).map((s) => s.name),

@@ -70,10 +70,9 @@ export interface SystemPair {
 
 export interface ItemsLeaderboard {
   tasks: number;
+  /** Ranked by accuracy, ties broken by name: systems[0] is the top. */
   systems: SystemStanding[];
   pairs: SystemPair[];
-  /** The first-ranked system (ties broken by name). */
-  top: string;
   /** Systems below the top whose exact McNemar test against it gives p ≥ α. */
   indistinguishableFromTop: string[];
   flags?: {
@@ -84,8 +83,8 @@ export interface ItemsLeaderboard {
     /** Flag rows for tasks no system has (ignored). */
     unused: number;
   };
+  /** σ_gap and g* (`gap.threshold`), when flags or an error count give e. */
   gap?: GapResult;
-  threshold?: number;
   /** Systems below the top within g* of it (only when g* is known). */
   withinThresholdOfTop?: string[];
   confidence: number;
@@ -237,7 +236,6 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     tasks: n,
     systems,
     pairs,
-    top: names[0] ?? '',
     indistinguishableFromTop: systems.filter((s) => s.vsTop?.indistinguishable).map((s) => s.system),
     confidence,
     seed,
@@ -252,7 +250,6 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
   if (flagSummary) result.flags = flagSummary;
   if (gap) {
     result.gap = gap;
-    result.threshold = gap.threshold;
     result.withinThresholdOfTop = systems.filter((s) => s.withinThresholdOfTop).map((s) => s.system);
   }
   return result;
