@@ -13,7 +13,10 @@ export function formatPoints(x: number, digits = 2, sign = true): string {
   return sign && x > 0 && !/^0\.?0*$/.test(s) ? `+${s}` : s;
 }
 
-/** A p-value: three significant figures, `<0.001` below that (more digits only suggest false precision). */
+/**
+ * A p-value: two decimals from 0.1 (`0.456` → `0.46`), two significant figures below (`0.0123` → `0.012`),
+ * `<0.001` below 0.001 (more digits only suggest false precision).
+ */
 export function formatPValue(p: number): string {
   if (!Number.isFinite(p)) return '–';
   if (p < 0.001) return '<0.001';

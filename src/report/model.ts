@@ -1,12 +1,12 @@
 /**
  * The report document model shared by every command.
  *
- * A command builds one `Report` (plain data, no formatting decisions) and hands it to
- * `emitReport` (src/report/output.ts), which renders it as a terminal table (default),
- * CSV, Markdown or a self-contained HTML page. `--json` does not use the Report at all:
+ * A command's report module (src/report/<verb>*.ts) builds one `Report` (plain data, no
+ * formatting decisions) and the command hands it to `emitReport` (src/report/output.ts),
+ * which renders it as a terminal table (default), CSV, Markdown or a self-contained HTML page. `--json` does not use the Report at all:
  * it prints the command's own JSON object, so machine output is never shaped by layout.
  *
- * Example (a command):
+ * Example (a report module):
  * ```ts
  * const report: Report = {
  *   title: 'Execution accuracy',
@@ -40,7 +40,7 @@ export interface IntervalValue {
 
 /**
  * One table cell. `null`/`undefined` render as empty everywhere; a NaN number as a dash (–) in text formats.
- * An `IntervalValue` renders as `74.9% [72.7%, 77.0%]` in text formats and expands to three
+ * An `IntervalValue` renders as `74.9% [72.7, 77.0]` in text formats (the unit once, at the estimate) and expands to three
  * CSV columns (`<header>`, `<header> low`, `<header> high`).
  */
 export type Cell = string | number | boolean | null | undefined | IntervalValue;
@@ -50,7 +50,7 @@ export type Cell = string | number | boolean | null | undefined | IntervalValue;
  * - `percent`: a fraction as a percentage, `0.7491` → `74.9%` (`digits` decimals, default 1)
  * - `points`: a signed difference of fractions in percentage points, `0.023` → `+2.3`
  * - `fixed`: `digits` decimals (default 3); `integer`: rounded, thousands separators off
- * - `pvalue`: `0.0123`, `<0.001`; `text`: as is (default for strings)
+ * - `pvalue`: `0.46`, `0.012`, `<0.001` (see formatPValue); `text`: as is (default for strings)
  */
 export type CellFormat = 'percent' | 'points' | 'fixed' | 'integer' | 'pvalue' | 'text';
 

@@ -4,7 +4,7 @@ import { wilson, type Interval } from './intervals.js';
 
 /*
  * Zero-denominator convention for this file: a metric whose denominator is 0 is undefined
- * and returned as NaN (printed "n/a"); nothing here throws on such tables or returns Infinity.
+ * and returned as NaN (a dash in reports, null in --json); nothing here throws on such tables or returns Infinity.
  * NaN rather than 0 because 0 would read as "no better than chance".
  */
 
