@@ -18,9 +18,8 @@ export interface HumanTags {
 }
 
 export const HUMAN_TAG_NAMES = ['gold_false', 'ambiguous_question', 'ambiguous_schema', 'evidence_false'] as const;
-export type HumanTagName = (typeof HUMAN_TAG_NAMES)[number];
 
-export function noTags(): HumanTags {
+function noTags(): HumanTags {
   return { goldFalse: false, ambQuestion: false, ambSchema: false, evidenceFalse: false };
 }
 
