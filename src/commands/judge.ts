@@ -4,10 +4,9 @@ import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
-import { taskDifficulty } from '../execution/ex-run.js';
 import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
 import { DEFAULT_PREVIEW_ROWS } from '../judge/preview.js';
-import { judgeItemRecord } from '../judge/records.js';
+import { judgeItemRecords } from '../judge/records.js';
 import { formatReplay, replayEntries } from '../judge/replay-export.js';
 import { parsePriceFlag, readPriceFile } from '../judge/pricing.js';
 import { PROVIDER_NAMES } from '../judge/providers/index.js';
@@ -51,10 +50,11 @@ interface JudgeArgs extends ReportOptions {
   workers?: number;
 }
 
-function positive(name: string, v: number | undefined, integer = true): void {
+/** A numeric option at least `min` (and whole unless `integer` is false); an absent one passes. */
+function atLeast(name: string, v: number | undefined, min: number, integer = true): void {
   if (v === undefined) return;
-  if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v))) {
-    throw new UserError(`--${name} must be a non-negative ${integer ? 'whole ' : ''}number (got ${String(v)})`);
+  if (!Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
+    throw new UserError(`--${name} must be a ${integer ? 'whole ' : ''}number ≥ ${min} (got ${String(v)})`);
   }
 }
 
@@ -92,16 +92,14 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' }),
     ) as unknown as Argv<JudgeArgs>,
   handler: async (argv) => {
-    positive('concurrency', argv.concurrency);
-    positive('max-calls', argv.maxCalls);
-    positive('max-cost-usd', argv.maxCostUsd, false);
-    positive('preview-rows', argv.previewRows);
-    positive('max-reasks', argv.maxReasks);
-    positive('max-output-tokens', argv.maxOutputTokens);
-    if (argv.maxOutputTokens === 0) throw new UserError('--max-output-tokens must be at least 1');
-    if (!(argv.concurrency >= 1)) throw new UserError('--concurrency must be at least 1');
+    atLeast('concurrency', argv.concurrency, 1);
+    atLeast('max-attempts', argv.maxAttempts, 1);
+    atLeast('max-output-tokens', argv.maxOutputTokens, 1);
+    atLeast('max-calls', argv.maxCalls, 0);
+    atLeast('max-cost-usd', argv.maxCostUsd, 0, false);
+    atLeast('preview-rows', argv.previewRows, 0);
+    atLeast('max-reasks', argv.maxReasks, 0);
     if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
-    if (!(argv.maxAttempts >= 1) || !Number.isInteger(argv.maxAttempts)) throw new UserError('--max-attempts must be a whole number ≥ 1');
     const specs = parseSystemSpecs(argv.system);
     const bench = loadBenchmark(argv.questions);
     const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
@@ -147,9 +145,8 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       });
       execProgress.stop();
       judgeProgress.stop();
-      const difficulty = new Map(bench.tasks.map((t) => [t.id, taskDifficulty(bench, t)]));
       if (argv.record && judge.cache) processIo.writeFile(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)));
-      if (argv.items) writeItems(argv.items, run.items.map((r) => judgeItemRecord(r, { difficulty: difficulty.get(r.taskId) })));
+      if (argv.items) writeItems(argv.items, judgeItemRecords(run.items, bench));
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
       for (const note of bench.notes ?? []) process.stderr.write(`sqlboard: ${argv.questions}: ${note}\n`);
       for (const s of systems) for (const note of s.notes ?? []) process.stderr.write(`sqlboard: ${s.system}: ${note}\n`);

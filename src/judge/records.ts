@@ -1,4 +1,5 @@
-import type { ItemRecord } from '../benchmark/types.js';
+import type { Benchmark, ItemRecord } from '../benchmark/types.js';
+import { taskDifficulty } from '../execution/ex-run.js';
 import type { JudgeRecord } from './run.js';
 
 /**
@@ -14,4 +15,10 @@ export function judgeItemRecord(r: JudgeRecord, extra: { difficulty?: string } =
   if (extra.difficulty !== undefined) rec.difficulty = extra.difficulty;
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) rec[k] = v;
   return rec as ItemRecord;
+}
+
+/** A run's `judge --items` lines, each with its task's difficulty as `score --items` gives it. */
+export function judgeItemRecords(items: readonly JudgeRecord[], bench: Benchmark): ItemRecord[] {
+  const difficulty = new Map(bench.tasks.map((t) => [t.id, taskDifficulty(bench, t)]));
+  return items.map((r) => judgeItemRecord(r, { difficulty: difficulty.get(r.taskId) }));
 }
