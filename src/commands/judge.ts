@@ -154,7 +154,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         const left = run.items.filter((r) => r.route === 'not-judged').length;
         process.stderr.write(`sqlboard: stopped: ${run.stopped}; ${left} items not judged. Everything judged is kept in ${argv.store}: re-run to continue.\n`);
       }
-      const ctx = { questions: argv.questions, tasks: bench.tasks.length, judge: run.judge, deps: judge.deps, price: judge.price, stats: judge.client.stats };
+      const ctx = { questions: argv.questions, tasks: bench.tasks.length, deps: judge.deps, price: judge.price };
       emitReport(judgeReport(run, summaries, ctx), judgeJson(run, summaries, ctx), argv);
     } finally {
       execProgress.stop();

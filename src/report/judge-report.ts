@@ -1,5 +1,4 @@
 import type { CascadeDeps } from '../judge/cascade.js';
-import type { ClientStats } from '../judge/llm-client.js';
 import type { Price } from '../judge/pricing.js';
 import type { JudgeRunResult } from '../judge/run.js';
 import type { SystemJudgeSummary } from '../judge/summary.js';
@@ -8,16 +7,14 @@ import type { Column, Report } from './model.js';
 export interface JudgeContext {
   questions: string;
   tasks: number;
-  judge: string;
   deps: CascadeDeps;
   price: Price | undefined;
-  stats: ClientStats;
 }
 
 export function judgeJson(run: JudgeRunResult, systems: SystemJudgeSummary[], c: JudgeContext): object {
   const client = c.deps.client;
   return {
-    judge: c.judge,
+    judge: run.judge,
     provider: client.provider.name,
     model: client.model,
     baseUrl: client.provider.baseUrl,
@@ -28,7 +25,7 @@ export function judgeJson(run: JudgeRunResult, systems: SystemJudgeSummary[], c:
     price: c.price ?? null,
     ...(run.stopped ? { stopped: run.stopped } : {}),
     systems,
-    thisRun: { requests: c.stats.requests, cacheHits: c.stats.cacheHits, inputTokens: c.stats.inputTokens, outputTokens: c.stats.outputTokens, costUsd: c.stats.costUsd },
+    thisRun: { ...client.stats },
   };
 }
 
@@ -67,9 +64,9 @@ export function judgeReport(run: JudgeRunResult, systems: SystemJudgeSummary[], 
   const routeNames = [...new Set(run.items.map((r) => r.route))].sort();
   const routeColumns: Column[] = [{ key: 'system', header: 'System' }, ...routeNames.map((r): Column => ({ key: r, header: r, format: 'integer' }))];
   const routeRows = systems.map((s) => ({ system: s.name, ...Object.fromEntries(routeNames.map((r) => [r, s.routes[r] ?? 0])) }));
-  const st = c.stats;
+  const st = c.deps.client.stats;
   return {
-    title: `Judge: ${c.judge} (Prover + Adversarial Refuter)`,
+    title: `Judge: ${run.judge} (Prover + Adversarial Refuter)`,
     meta: {
       questions: c.questions,
       tasks: c.tasks,
