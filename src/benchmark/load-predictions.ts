@@ -120,7 +120,13 @@ const BIRD_SEPARATOR = '\t----- bird -----\t';
 
 function loadBirdJson(file: string, text: string, obj: Record<string, unknown>, bench: Benchmark, set: PredictionSet): void {
   const lines = text.split('\n');
+  // Each position key's first line, from one pass (a search per key would be quadratic in the file).
+  const positionLines = new Map<string, number>();
+  lines.forEach((l, i) => {
+    for (const m of l.matchAll(/"(\d+)":/g)) if (!positionLines.has(m[1]!)) positionLines.set(m[1]!, i + 1);
+  });
   const lineOfKey = (key: string): number | undefined => {
+    if (/^\d+$/.test(key)) return positionLines.get(key);
     const needle = JSON.stringify(key) + ':';
     const idx = lines.findIndex((l) => l.includes(needle));
     return idx >= 0 ? idx + 1 : undefined;
