@@ -1,6 +1,6 @@
 import type { LlmClient } from './llm-client.js';
 import type { PromptTemplate } from './prompts.js';
-import { renderPrompt } from './prompts.js';
+import { evidenceText, renderPrompt } from './prompts.js';
 import { addCall, emptyUsage } from './stages.js';
 import type { Usage } from './stages.js';
 
@@ -34,7 +34,7 @@ export async function generateSql(
   template: PromptTemplate,
   input: AgentInput,
 ): Promise<{ sql: string; raw: string; usage: Usage; truncated: boolean }> {
-  const messages = renderPrompt(template, { ...input, evidence: input.evidence.trim() === '' ? '(none)' : input.evidence });
+  const messages = renderPrompt(template, { ...input, evidence: evidenceText(input.evidence) });
   const res = await client.call(template.hash, messages);
   const usage = emptyUsage();
   addCall(usage, res);

@@ -6,7 +6,7 @@ import type { LlmClient } from './llm-client.js';
 import { parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
 import type { Ambiguity, RefuterAnswer } from './parse-output.js';
 import { previewResult, DEFAULT_PREVIEW_ROWS } from './preview.js';
-import type { PromptTemplate } from './prompts.js';
+import { evidenceText, type PromptTemplate } from './prompts.js';
 import { ProviderError } from './providers/types.js';
 import { emptyUsage, runStage } from './stages.js';
 import type { Usage } from './stages.js';
@@ -135,7 +135,7 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
   const common = {
     schema: deps.schemaFor(task.dbId),
     question: task.question,
-    evidence: task.evidence.trim() === '' ? '(none)' : task.evidence,
+    evidence: evidenceText(task.evidence),
     pred_sql: predSql.trim(),
     gold_sql: task.goldSql.trim(),
   };

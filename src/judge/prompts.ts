@@ -69,3 +69,8 @@ export function renderPrompt(t: PromptTemplate, values: Record<string, string>):
     content: part.text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? ''),
   }));
 }
+
+/** A task's evidence as the templates show it: "(none)" rather than an empty section. */
+export function evidenceText(evidence: string): string {
+  return evidence.trim() === '' ? '(none)' : evidence;
+}
