@@ -1,9 +1,3 @@
-/**
- * Judges are named `<model>-<snapshot date>` so versions can be told apart:
- * a dated model id (gpt-4o-2024-08-06) is its own name; otherwise the
- * snapshot the user names, else the dated version the API reported, else the
- * date of the run (an undated alias means "whatever the vendor served that day").
- */
 const DATED = /(\d{4}-\d{2}-\d{2}|\d{8})$/;
 
 /**
@@ -14,6 +8,12 @@ export function isDatedModel(model: string): boolean {
   return DATED.test(model);
 }
 
+/**
+ * Judges are named `<model>-<snapshot date>` so versions can be told apart:
+ * a dated model id (gpt-4o-2024-08-06) is its own name; otherwise the
+ * snapshot the user names, else the dated version the API reported, else the
+ * date of the run (an undated alias means "whatever the vendor served that day").
+ */
 export function judgeName(model: string, opts: { snapshot?: string; resolvedModel?: string; runDate?: Date } = {}): string {
   const m = model.replace(/^models\//, '');
   if (isDatedModel(m)) return m;

@@ -18,8 +18,8 @@ export const realSleep: Sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Retries 429, 5xx, timeouts, network failures and unparsable bodies with
- * exponential backoff (full jitter), waiting what Retry-After asks when the
- * server says. Client errors (4xx other than 408/429) fail at once.
+ * exponential backoff (equal jitter: a wait between half and all of the capped
+ * backoff), waiting what Retry-After asks when the server says. Client errors (4xx other than 408/429) fail at once.
  */
 export async function withRetries<T>(
   fn: () => Promise<T>,
