@@ -160,6 +160,7 @@ describe('items without a usable answer (real Spider task, local server)', () =>
       expect(again.items.find((r) => r.taskId === '2')).toMatchObject({ route: 'prover-reject', correct: false });
       // Only the items that failed are asked again: 2, 4, 6 (Prover), 11 (Prover twice), 10 (twice) and the Refuter for 4 and 6.
       expect(server.seen.every((r) => stageOf(r) !== 'refuter-match')).toBe(true);
+      expect(server.seen).toHaveLength(9);
     } finally {
       server.setScript(routeScript);
     }
