@@ -112,6 +112,9 @@ describe('validate core', () => {
     // yes is right on the 4 human-correct items; half on 6 of 8: b = yes right & half wrong.
     expect(pair.subsets.all!.mcnemar).toMatchObject({ b: 1, c: 3 });
     expect(pair.subsets.all!.mcnemar.pValue).toBeCloseTo(0.625, 10);
+    // κ(yes) = 0, κ(half) = 0.5 over all 8 items; 8 items are far too few to detect a Δκ of 0.10.
+    expect(pair.subsets.all!).toMatchObject({ kappaA: 0, kappaB: 0.5, kappaDiff: -0.5 });
+    expect(pair.subsets.all!.sampleSizeDelta010).toBeGreaterThan(8);
   });
 
   it('kappaDiffSampleSize follows n·(SE·(z.975+z.8)/Δ)²', () => {
