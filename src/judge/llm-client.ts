@@ -28,13 +28,14 @@ export interface LlmClientOptions {
 }
 
 export interface CallResult extends CachedCall {
-  /** Answered from the run store: no request was made now. */
+  /** No request was made for this call: answered from the run store, or by an identical call in flight. */
   cached: boolean;
 }
 
 /** What this process actually did (cache hits cost nothing). */
 export interface ClientStats {
   requests: number;
+  /** Calls answered without a request of their own (run store, or an identical call in flight). */
   cacheHits: number;
   inputTokens: number;
   outputTokens: number;

@@ -80,7 +80,7 @@ export function judgeReport(run: JudgeRunResult, systems: SystemJudgeSummary[], 
         notes: [
           'Judge accuracy counts scored items only; unscored items (no usable judge answer, or not judged) are listed apart and never counted right or wrong.',
           'EX uses the bird comparator (set of rows), which also decides the cascade’s match route.',
-          `This run: ${st.requests} API calls, ${st.cacheHits} answered from the run store, ${st.inputTokens + st.outputTokens} tokens, ${st.costUsd.toFixed(4)} USD${c.price ? '' : ' (no price known for this model: costs show 0; pass --price)'}.`,
+          `This run: ${st.requests} API calls, ${st.cacheHits} answered without a new request (run store, or an identical call in flight), ${st.inputTokens + st.outputTokens} tokens, ${st.costUsd.toFixed(4)} USD${c.price ? '' : ' (no price known for this model: costs show 0; pass --price)'}.`,
           ...(run.stopped ? [`Stopped early: ${run.stopped}. Re-run to continue; nothing judged is lost.`] : []),
         ],
       },
