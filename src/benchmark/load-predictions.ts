@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
-import { lineOfArrayElement, parseJsonLines, parseJsonText, readText } from './read-json.js';
+import { arrayElementLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
 import type { Benchmark, Prediction, PredictionSet } from './types.js';
 
 /**
@@ -27,7 +27,8 @@ export function loadPredictions(file: string, bench: Benchmark, system: string):
     set.format = 'json-records';
     const data = parseJsonText(file, text);
     if (!Array.isArray(data)) throw new InputFileError(file, 1, 'expected a JSON array');
-    loadRecords(file, data, (i) => lineOfArrayElement(text, i), bench, set);
+    const lines = arrayElementLines(text);
+    loadRecords(file, data, (i) => lines[i], bench, set);
   } else if (trimmed.startsWith('{')) {
     let whole: unknown;
     try {

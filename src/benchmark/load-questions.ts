@@ -1,5 +1,5 @@
 import { InputFileError } from '../errors.js';
-import { lineOfArrayElement, parseJsonText, readText } from './read-json.js';
+import { arrayElementLines, parseJsonText, readText } from './read-json.js';
 import type { Benchmark, BenchmarkFormat, Task } from './types.js';
 
 /**
@@ -12,13 +12,16 @@ export function loadBenchmark(file: string): Benchmark {
   const data = parseJsonText(file, text);
   if (!Array.isArray(data)) throw new InputFileError(file, 1, 'expected a JSON array of question records');
   if (data.length === 0) throw new InputFileError(file, 1, 'the questions file holds no questions');
+  // Element lines are needed only for messages: found once, on the first one.
+  let elementLines: number[] | undefined;
+  const lineOf = (i: number): number | undefined => (elementLines ??= arrayElementLines(text))[i];
   const first = data[0] as Record<string, unknown>;
   const format: BenchmarkFormat | undefined =
     first && typeof first === 'object' && 'SQL' in first ? 'bird' : first && typeof first === 'object' && 'query' in first ? 'spider' : undefined;
   if (!format) {
     throw new InputFileError(
       file,
-      lineOfArrayElement(text, 0),
+      lineOf(0),
       'unknown questions format: expected BIRD records (with "SQL") or Spider records (with "query")',
     );
   }
@@ -26,7 +29,7 @@ export function loadBenchmark(file: string): Benchmark {
   const seen = new Set<string>();
   const notes: string[] = [];
   data.forEach((raw, i) => {
-    const where = (): number | undefined => lineOfArrayElement(text, i);
+    const where = (): number | undefined => lineOf(i);
     if (typeof raw !== 'object' || raw === null) throw new InputFileError(file, where(), `question ${i} is not an object`);
     const r = raw as Record<string, unknown>;
     const sql = format === 'bird' ? r.SQL : r.query;

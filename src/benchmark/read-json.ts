@@ -44,12 +44,15 @@ export function parseJsonLines(file: string, text: string, what: string): { valu
   return out;
 }
 
-/** 1-based line of the `index`-th element of a top-level JSON array, for error messages. */
-export function lineOfArrayElement(text: string, index: number): number | undefined {
+/**
+ * 1-based line of every element of a top-level JSON array, in one pass (callers that need the
+ * lines of many elements must not rescan the text per element), for error messages.
+ */
+export function arrayElementLines(text: string): number[] {
   // Cheap scan: count depth-1 element starts; good enough to point a user at the right place.
+  const lines: number[] = [];
   let depth = 0;
   let inString = false;
-  let count = -1;
   let line = 1;
   let expectElement = false;
   for (let i = 0; i < text.length; i++) {
@@ -61,9 +64,8 @@ export function lineOfArrayElement(text: string, index: number): number | undefi
       continue;
     }
     if (depth === 1 && expectElement && !/\s/.test(c) && c !== ']') {
-      count++;
+      lines.push(line);
       expectElement = false;
-      if (count === index) return line;
     }
     if (c === '"') inString = true;
     else if (c === '[' || c === '{') {
@@ -72,5 +74,5 @@ export function lineOfArrayElement(text: string, index: number): number | undefi
     } else if (c === ']' || c === '}') depth--;
     else if (c === ',' && depth === 1) expectElement = true;
   }
-  return undefined;
+  return lines;
 }
