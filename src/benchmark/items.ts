@@ -10,7 +10,7 @@ export function readItems(file: string): ItemRecord[] {
     if (typeof r.system !== 'string') throw new InputFileError(file, line, 'missing string field "system"');
     if (typeof r.taskId !== 'string' && typeof r.taskId !== 'number') throw new InputFileError(file, line, 'missing field "taskId"');
     if (typeof r.correct !== 'boolean' && r.correct !== null) throw new InputFileError(file, line, 'field "correct" must be true or false');
-    return { ...r, system: r.system, taskId: String(r.taskId), correct: r.correct as boolean };
+    return { ...r, system: r.system, taskId: String(r.taskId), correct: r.correct as boolean | null };
   });
 }
 

@@ -50,7 +50,8 @@ export interface ItemRecord {
   system: string;
   taskId: string;
   dbId?: string;
-  correct: boolean;
+  /** null: no decision (e.g. the judge abstained); readers count it wrong or skip it. */
+  correct: boolean | null;
   /** Subset name (validation sets: the file's base name). */
   subset?: string;
   difficulty?: string;
