@@ -7,6 +7,7 @@ import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
+import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
@@ -44,16 +45,12 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
   describe: 'Flag wrong gold SQL by weak supervision over several agents\' SQL (SALUS-style, label-free)',
   builder: (y: Argv) =>
     addReportOptions(
+      addLlmCallOptions(
       y
         .option('questions', { type: 'string', demandOption: true, describe: 'Questions file with gold SQL (BIRD or Spider format)' })
         .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
         .option('agent', { type: 'string', array: true, default: [], describe: 'NAME=FILE predictions of one agent (repeat; ≥ 3 agents with --llm-agent)' })
         .option('llm-agent', { type: 'string', array: true, default: [], describe: 'NAME=PROVIDER:MODEL: an agent whose SQL an LLM writes now with prompts/agent.md (openai: OPENAI_API_KEY, gemini: GEMINI_API_KEY, replay: --replay)' })
-        .option('base-url', { type: 'string', describe: 'LLM agents: API endpoint (OpenAI-compatible servers too); else OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL' })
-        .option('replay', { type: 'string', describe: 'LLM agents with the replay provider: JSONL of recorded responses' })
-        .option('concurrency', { alias: 'j', type: 'number', default: 4, describe: 'LLM agents: calls in flight at once' })
-        .option('max-cost-usd', { type: 'number', describe: 'LLM agents: stop before spending more than this (USD); ungenerated tasks are missing' })
-        .option('max-calls', { type: 'number', describe: 'LLM agents: stop before making more calls than this' })
         .option('price-file', { type: 'string', describe: 'LLM agents: JSON {"model": {"input": n, "output": n}} (USD per million tokens) merged over the price table' })
         .option('save-agent-sql', { type: 'string', describe: "Write each LLM agent's SQL to DIR/<name>.sql (Spider text, one line per task) for sqlboard score" })
         .option('labels', { type: 'string', describe: 'Labelled sample for evaluation only (query_id,label[,error_type]; 0 = gold error)' })
@@ -63,7 +60,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         .option('k', { type: 'number', describe: 'High-confidence examples per class (default 250 × N/1534)' })
         .option('timeout', { type: 'number', default: 30, describe: 'Per-query time limit in seconds' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' })
-        .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }),
+        .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }), 'LLM agents'),
     ) as unknown as Argv<AuditArgs>,
   handler: async (argv) => {
     const specs = parseSystemSpecs(argv.agent, 'agent');
@@ -71,9 +68,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     const k = specs.length + llmSpecs.length;
     if (k < 3) throw new UserError(`the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL`);
     if (argv.compareFlags && !argv.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
-    if (!(Number.isInteger(argv.concurrency) && argv.concurrency >= 1)) throw new UserError(`--concurrency must be a whole number ≥ 1 (got ${argv.concurrency})`);
-    if (argv.maxCalls !== undefined && !(Number.isInteger(argv.maxCalls) && argv.maxCalls >= 0)) throw new UserError(`--max-calls must be a whole number ≥ 0 (got ${argv.maxCalls})`);
-    if (argv.maxCostUsd !== undefined && !(argv.maxCostUsd >= 0)) throw new UserError(`--max-cost-usd must be a number ≥ 0 (got ${argv.maxCostUsd})`);
+    checkLlmCallOptions(argv);
     const bench = loadBenchmark(argv.questions);
     const agents = specs.map(([name, file]) => loadPredictions(file, bench, name));
     // Read the labels and flags files up front so a bad path fails before minutes of execution; they are not passed to the audit.

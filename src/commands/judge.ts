@@ -3,6 +3,7 @@ import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
+import { addLlmCallOptions, atLeast, checkLlmCallOptions } from './llm-options.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
 import { DEFAULT_PREVIEW_ROWS } from '../judge/preview.js';
@@ -50,33 +51,22 @@ interface JudgeArgs extends ReportOptions {
   workers?: number;
 }
 
-/** A numeric option at least `min` (and whole unless `integer` is false); an absent one passes. */
-function atLeast(name: string, v: number | undefined, min: number, integer = true): void {
-  if (v === undefined) return;
-  if (!Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
-    throw new UserError(`--${name} must be a ${integer ? 'whole ' : ''}number ≥ ${min} (got ${String(v)})`);
-  }
-}
 
 export const judgeCommand: CommandModule<object, JudgeArgs> = {
   command: 'judge',
   describe: 'ROSE-style LLM judge (Prover + Adversarial Refuter) over every (system, task): judge accuracy, GoldX, AmbQ, cost',
   builder: (y: Argv) =>
     addReportOptions(
+      addLlmCallOptions(
       y
         .option('questions', { type: 'string', demandOption: true, describe: 'Questions file, BIRD or Spider format' })
         .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
         .option('system', { type: 'string', array: true, demandOption: true, describe: 'NAME=FILE predictions (repeatable)' })
         .option('provider', { choices: PROVIDER_NAMES as string[], demandOption: true, describe: 'openai (OPENAI_API_KEY), gemini (GEMINI_API_KEY), replay (--replay FILE)' })
         .option('model', { type: 'string', demandOption: true, describe: 'Model id, e.g. gpt-4o-2024-08-06, gemini-2.5-pro' })
-        .option('base-url', { type: 'string', describe: 'API endpoint (OpenAI-compatible servers: vLLM, Ollama, llama.cpp); else OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL' })
-        .option('replay', { type: 'string', describe: 'replay provider: JSONL of recorded responses' })
         .option('api-version', { type: 'string', describe: 'gemini: API version path (default v1beta)' })
-        .option('concurrency', { alias: 'j', type: 'number', default: 4, describe: 'LLM calls in flight at once' })
         .option('timeout', { type: 'number', default: 120, describe: 'Per-call timeout in seconds (retried)' })
         .option('max-attempts', { type: 'number', default: DEFAULT_RETRY.maxAttempts, describe: 'Attempts per call on 429/5xx/timeouts (Retry-After honoured)' })
-        .option('max-cost-usd', { type: 'number', describe: 'Stop before spending more than this (USD); what was judged is kept' })
-        .option('max-calls', { type: 'number', describe: 'Stop before making more LLM calls than this; what was judged is kept' })
         .option('price', { type: 'string', describe: 'INPUT,OUTPUT price in USD per million tokens (overrides the table)' })
         .option('price-file', { type: 'string', describe: 'JSON {"model": {"input": n, "output": n}} merged over the price table' })
         .option('snapshot', { type: 'string', describe: 'Snapshot date naming the judge <model>-<date> when the model id has none' })
@@ -89,14 +79,12 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('workers', { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' })
         .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' })
-        .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' }),
+        .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' })),
     ) as unknown as Argv<JudgeArgs>,
   handler: async (argv) => {
-    atLeast('concurrency', argv.concurrency, 1);
+    checkLlmCallOptions(argv);
     atLeast('max-attempts', argv.maxAttempts, 1);
     atLeast('max-output-tokens', argv.maxOutputTokens, 1);
-    atLeast('max-calls', argv.maxCalls, 0);
-    atLeast('max-cost-usd', argv.maxCostUsd, 0, false);
     atLeast('preview-rows', argv.previewRows, 0);
     atLeast('max-reasks', argv.maxReasks, 0);
     if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');

@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { loadValidationSets, type ValidationSet } from '../benchmark/validation-set.js';
 import { UserError } from '../errors.js';
+import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { PROVIDER_NAMES } from '../judge/providers/index.js';
 import type { ProviderName } from '../judge/providers/types.js';
@@ -76,6 +77,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   describe: 'Compare judges with human labels on validation sets (κ, accuracy, MCC, F1 with CIs; pairs, ensembles, upgrade rule)',
   builder: (y) =>
     addReportOptions(
+      addLlmCallOptions(
       (y as Argv<object>)
         .option('set', { type: 'string', array: true, demandOption: true, describe: 'Validation set: ROSE-VEC .json or sqlboard .jsonl (repeatable)' })
         .option('judge', { type: 'string', array: true, describe: 'NAME=SOURCE[,SOURCE...]: verdict JSONL files or ROSE output directories (repeatable)' })
@@ -87,19 +89,14 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         .option('provider', { choices: PROVIDER_NAMES as string[], describe: 'Also run a live judge over the items: openai, gemini or replay' })
         .option('model', { type: 'string', describe: 'Live judge model id' })
         .option('db-root', { type: 'string', describe: 'Live judge: directory holding <db_id>/<db_id>.sqlite' })
-        .option('base-url', { type: 'string', describe: 'Live judge API endpoint (OpenAI-compatible servers)' })
-        .option('replay', { type: 'string', describe: 'replay provider: JSONL of recorded responses' })
         .option('live-name', { type: 'string', describe: 'Live judge name (default <model>-<snapshot date>)' })
-        .option('concurrency', { alias: 'j', type: 'number', default: 4, describe: 'Live judge: LLM calls in flight' })
-        .option('max-cost-usd', { type: 'number', describe: 'Live judge: stop before spending more (USD)' })
-        .option('max-calls', { type: 'number', describe: 'Live judge: stop before more LLM calls than this' })
-        .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (live judge cache and verdicts)' }),
+        .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (live judge cache and verdicts)' }), 'Live judge'),
     ) as unknown as Argv<ValidateArgs>,
   handler: async (argv) => {
     if (!Number.isInteger(argv.iterations) || argv.iterations < 1) throw new UserError(`--iterations must be a positive whole number (got ${argv.iterations})`);
     if (!Number.isInteger(argv.seed)) throw new UserError(`--seed must be a whole number (got ${argv.seed})`);
     if ((argv.judge ?? []).length === 0 && !argv.provider) throw new UserError('name at least one --judge NAME=SOURCE (or a live judge with --provider)');
-    if (!(argv.concurrency >= 1)) throw new UserError('--concurrency must be at least 1');
+    checkLlmCallOptions(argv);
     const sets = loadValidationSets(argv.set);
     const judges = (argv.judge ?? []).map((spec) => {
       const { name, sources } = parseJudgeSpec(spec);
