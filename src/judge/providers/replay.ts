@@ -1,4 +1,4 @@
-import { readText } from '../../benchmark/read-json.js';
+import { parseJsonLines, readText } from '../../benchmark/read-json.js';
 import { InputFileError } from '../../errors.js';
 import { sha256 } from '../hash.js';
 import { ProviderError } from './types.js';
@@ -27,26 +27,14 @@ export function replayRequestHash(model: string, messages: ChatMessage[]): strin
 }
 
 function readReplayFile(file: string): ReplayEntry[] {
-  const text = readText(file);
-  const out: ReplayEntry[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      throw new InputFileError(file, i + 1, 'not JSON (expected one recorded response per line)');
-    }
-    const r = v as Partial<ReplayEntry> | null;
-    if (r === null || typeof r !== 'object' || typeof r.text !== 'string') {
-      throw new InputFileError(file, i + 1, 'expected an object with a string "text"');
-    }
+  return parseJsonLines(file, readText(file), 'recorded response').map(({ value, line }) => {
+    const r = value as Partial<ReplayEntry>;
+    if (typeof r.text !== 'string') throw new InputFileError(file, line, 'expected an object with a string "text"');
     if (r.requestHash === undefined && !Array.isArray(r.contains)) {
-      throw new InputFileError(file, i + 1, 'needs "requestHash" or a "contains" array to say which request it answers');
+      throw new InputFileError(file, line, 'needs "requestHash" or a "contains" array to say which request it answers');
     }
-    out.push(r as ReplayEntry);
+    return r as ReplayEntry;
   });
-  return out;
 }
 
 export function createReplayProvider(opts: { file: string }): LlmProvider {
