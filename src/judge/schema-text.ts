@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { databaseFile } from '../execution/engine.js';
 
 export interface SchemaTextOptions {
   /** Distinct non-NULL sample values shown per column (default 3). */
@@ -131,7 +132,7 @@ export function createSchemaSource(dbRoot: string, descriptionsRoot?: string, op
     if (s === undefined) {
       const own = join(dbRoot, dbId, 'database_description');
       const descriptionDir = descriptionsRoot ? join(descriptionsRoot, dbId) : existsSync(own) ? own : undefined;
-      s = schemaText(join(dbRoot, dbId, `${dbId}.sqlite`), { ...opts, descriptionDir });
+      s = schemaText(databaseFile(dbRoot, dbId), { ...opts, descriptionDir });
       memo.set(dbId, s);
     }
     return s;
