@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { InputFileError } from '../errors.js';
-import { readText } from './read-json.js';
+import { parseJsonText, readText } from './read-json.js';
 
 /**
  * Readers for the JSON files a ROSE run writes (github.com/CedricPei/ROSE, main.py):
@@ -43,13 +43,7 @@ export interface RefuterAnswer {
 }
 
 function readJsonArray(file: string): unknown[] {
-  const text = readText(file);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new InputFileError(file, undefined, `not valid JSON (${(e as Error).message})`);
-  }
+  const data = parseJsonText(file, readText(file));
   if (!Array.isArray(data)) {
     throw new InputFileError(file, undefined, 'expected a JSON array of per-question entries');
   }

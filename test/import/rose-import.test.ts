@@ -116,7 +116,7 @@ describe('importRoseDir (core)', () => {
   it('malformed input names the file and the problem', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{}, /eval_results\.json: not found/],
-      [{ 'eval_results.json': '{not json' }, /eval_results\.json: not valid JSON/],
+      [{ 'eval_results.json': '{not json' }, /eval_results\.json(:\d+)?: malformed JSON/],
       [{ 'eval_results.json': { a: 1 } }, /eval_results\.json: expected a JSON array/],
       [{ 'eval_results.json': [{ score: 1 }] }, /eval_results\.json: entry 0 has no "question_id"/],
       [{ 'eval_results.json': [{ question_id: 3, score: 'yes' }] }, /entry 0 \(question_id 3\): "score" must be a number/],
