@@ -7,6 +7,7 @@ import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
+import { atLeast, wholeNumber } from './option-checks.js';
 import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
@@ -69,6 +70,8 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     if (k < 3) throw new UserError(`the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL`);
     if (argv.compareFlags && !argv.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
     checkLlmCallOptions(argv);
+    wholeNumber('seed', argv.seed);
+    atLeast('k', argv.k, 1);
     const bench = loadBenchmark(argv.questions);
     const agents = specs.map(([name, file]) => loadPredictions(file, bench, name));
     // Read the labels and flags files up front so a bad path fails before minutes of execution; they are not passed to the audit.

@@ -3,6 +3,7 @@ import { readBoardCsv } from '../benchmark/board-csv.js';
 import { readErrorFlags } from '../benchmark/error-flags.js';
 import { readItems } from '../benchmark/items.js';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
+import { wholeNumber } from './option-checks.js';
 import { boardJson, boardReport } from '../report/leaderboard-board.js';
 import { itemsJson, itemsReport } from '../report/leaderboard-items.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
@@ -66,8 +67,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
     }
     if (itemFiles.length === 0) throw new UserError('give per-item verdict files (from `score --items`), or --board FILE');
     if (argv.n !== undefined) throw new UserError('--n is for --board; with verdict files N is the number of tasks');
-    // The PRNG keeps only a 32-bit integer: 1.5 would run as seed 1 while the report said 1.5.
-    if (!Number.isInteger(argv.seed)) throw new UserError(`--seed must be a whole number (got ${argv.seed})`);
+    wholeNumber('seed', argv.seed);
     const sources = itemFiles.map((file) => ({ file, records: readItems(file) }));
     const flags = argv.flags !== undefined ? readErrorFlags(argv.flags) : undefined;
     const { seed, iterations, confidence, flawed } = argv;

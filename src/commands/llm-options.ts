@@ -1,13 +1,5 @@
 import type { Argv } from 'yargs';
-import { UserError } from '../errors.js';
-
-/** A numeric option at least `min` (and whole unless `integer` is false); an absent one passes. */
-export function atLeast(name: string, v: number | undefined, min: number, integer = true): void {
-  if (v === undefined) return;
-  if (!Number.isFinite(v) || v < min || (integer && !Number.isInteger(v))) {
-    throw new UserError(`--${name} must be a ${integer ? 'whole ' : ''}number ≥ ${min} (got ${String(v)})`);
-  }
-}
+import { atLeast } from './option-checks.js';
 
 /**
  * The options every command that calls an LLM shares (judge, validate's live judge, audit's

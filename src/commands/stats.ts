@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
+import { wholeNumber } from './option-checks.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { agreementOutput, detectorOutput, gapOutput, intervalOutput, prevalenceOutput, type StatsOutput } from '../report/stats-report.js';
 import { agreementWithCI, detectorIntervals, detectorMetrics } from '../stats/agreement.js';
@@ -196,7 +197,7 @@ const agreement: Sub<AgreementArgs> = {
   handler: (argv) => {
     const iterations = count('iterations', argv.iterations);
     if (iterations < 1) throw new UserError('--iterations must be at least 1');
-    if (!Number.isInteger(argv.seed)) throw new UserError(`--seed must be a whole number (got ${argv.seed})`);
+    wholeNumber('seed', argv.seed);
     const confidence = fraction('confidence', argv.confidence, true);
     const la = readLabelFile(argv.a, { system: argv.systemA });
     const lb = readLabelFile(argv.b, { system: argv.systemB });

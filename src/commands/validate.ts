@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { loadValidationSets, type ValidationSet } from '../benchmark/validation-set.js';
 import { UserError } from '../errors.js';
+import { atLeast, wholeNumber } from './option-checks.js';
 import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { PROVIDER_NAMES } from '../judge/providers/index.js';
@@ -93,8 +94,8 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (live judge cache and verdicts)' }), 'Live judge'),
     ) as unknown as Argv<ValidateArgs>,
   handler: async (argv) => {
-    if (!Number.isInteger(argv.iterations) || argv.iterations < 1) throw new UserError(`--iterations must be a positive whole number (got ${argv.iterations})`);
-    if (!Number.isInteger(argv.seed)) throw new UserError(`--seed must be a whole number (got ${argv.seed})`);
+    atLeast('iterations', argv.iterations, 1);
+    wholeNumber('seed', argv.seed);
     if ((argv.judge ?? []).length === 0 && !argv.provider) throw new UserError('name at least one --judge NAME=SOURCE (or a live judge with --provider)');
     checkLlmCallOptions(argv);
     const sets = loadValidationSets(argv.set);
