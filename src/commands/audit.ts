@@ -12,6 +12,7 @@ import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
@@ -114,7 +115,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       store.close();
     }
     if (llm?.stopped) process.stderr.write(`sqlboard: LLM agents stopped: ${llm.stopped}; the rest count as missing predictions. Answers so far are kept in ${argv.store}: re-run to continue.\n`);
-    for (const p of llm?.predictions ?? []) for (const note of p.notes ?? []) process.stderr.write(`sqlboard: ${p.system}: ${note}\n`);
+    for (const line of loadNotes(argv.questions, bench, agents)) process.stderr.write(line);
     if (argv.saveAgentSql && llm) for (const f of writeAgentSql(argv.saveAgentSql, bench, llm.predictions)) process.stderr.write(`sqlboard: wrote ${f}\n`);
     const report = runAuditPipeline(inputs, { seed: argv.seed, ...(argv.k ? { k: argv.k } : {}) });
     const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, compareFlags ? { compareFlags } : {}) : undefined;

@@ -19,6 +19,7 @@ import { createLiveJudge } from '../judge/setup.js';
 import { summarizeJudge } from '../judge/summary.js';
 import { judgeJson, judgeReport } from '../report/judge-report.js';
 import { addReportOptions, emitReport, processIo, type ReportOptions } from '../report/output.js';
+import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
@@ -137,8 +138,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       if (argv.record && judge.cache) processIo.writeFile(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)));
       if (argv.items) writeItems(argv.items, judgeItemRecords(run.items, bench));
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
-      for (const note of bench.notes ?? []) process.stderr.write(`sqlboard: ${argv.questions}: ${note}\n`);
-      for (const s of systems) for (const note of s.notes ?? []) process.stderr.write(`sqlboard: ${s.system}: ${note}\n`);
+      for (const line of loadNotes(argv.questions, bench, systems)) process.stderr.write(line);
       if (run.stopped) {
         const left = run.items.filter((r) => r.route === 'not-judged').length;
         process.stderr.write(`sqlboard: stopped: ${run.stopped}; ${left} items not judged. Everything judged is kept in ${argv.store}: re-run to continue.\n`);

@@ -11,6 +11,7 @@ import { ExecutionEngine } from '../execution/engine.js';
 import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
+import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 
@@ -76,8 +77,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     }
     if (argv.items) writeItems(argv.items, run.items);
     const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags) } : undefined;
-    for (const note of loaded.bench.notes ?? []) process.stderr.write(`sqlboard: ${questions}: ${note}\n`);
-    for (const s of loaded.systems) for (const note of s.notes ?? []) process.stderr.write(`sqlboard: ${s.system}: ${note}\n`);
+    for (const line of loadNotes(questions, loaded.bench, loaded.systems)) process.stderr.write(line);
     emitReport(scoreReport(run, questions, flagInfo), scoreJson(run, questions, flagInfo), argv);
   },
 };

@@ -66,7 +66,11 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
       '--seed', '1',
       '--json',
     ]);
-    expect(r.stderr.replace(/sqlboard: wrote .*\n/g, '')).toBe('');
+    // Nothing on stderr but the written files and the loaders' repairs of the two JSON agents.
+    expect(r.stderr.replace(/sqlboard: wrote .*\n/g, '')).toBe(
+      'sqlboard: chatgpt-liu: restored a missing leading "SELECT " on 1034 predictions\n' +
+        'sqlboard: structgpt: restored a missing leading "SELECT " on 1034 predictions\n',
+    );
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as {
       tasks: number;
