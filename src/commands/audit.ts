@@ -87,7 +87,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     let llm: LlmAgentsResult | undefined;
     let executionMs = 0;
     try {
-      engine.checkDatabases(bench.tasks.map((t) => t.dbId));
+      engine.checkDatabases(bench.tasks);
       if (llmSpecs.length > 0) {
         llm = await generateAgentPredictions({
           agents: llmSpecs,

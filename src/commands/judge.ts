@@ -98,7 +98,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     const execProgress = terminalProgress('executing');
     const judgeProgress = terminalProgress('judging');
     try {
-      engine.checkDatabases(bench.tasks.map((t) => t.dbId));
+      engine.checkDatabases(bench.tasks);
       const judge = createLiveJudge({
         providerConfig: { provider: argv.provider as ProviderName, baseUrl: argv.baseUrl, replayFile: argv.replay, apiVersion: argv.apiVersion },
         model: argv.model,

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { databaseFile, dbIdProblem, sqliteFileProblem } from './database-file.js';
 import { ExecutionStore } from '../store/executions.js';
 import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
@@ -33,10 +34,7 @@ export interface EngineStats {
   executionMs: number;
 }
 
-/** Where a benchmark database lives under a --db-root: `<db_id>/<db_id>.sqlite`. */
-export function databaseFile(dbRoot: string, dbId: string): string {
-  return join(dbRoot, dbId, `${dbId}.sqlite`);
-}
+export { databaseFile } from './database-file.js';
 
 /** The same result without its rows (the same object when it has none). */
 export function withoutRows(r: ExecResult): ExecResult {
@@ -76,24 +74,32 @@ export class ExecutionEngine {
 
   /** Whether a database is there, for callers that skip items on missing ones instead of failing. */
   hasDatabase(dbId: string): boolean {
-    return this.paths.has(dbId) || existsSync(this.pathOf(dbId));
+    return this.paths.has(dbId) || (dbIdProblem(dbId) === undefined && existsSync(this.pathOf(dbId)));
   }
 
-  /** Path of a database; a UserError naming what to fix when it is not there. */
-  dbPath(dbId: string): string {
+  /**
+   * Path of a database; a UserError naming what to fix when `dbId` is no plain name inside
+   * --db-root or its file is no SQLite database (`taskId` names the question that needs it).
+   */
+  dbPath(dbId: string, taskId?: string): string {
     const known = this.paths.get(dbId);
     if (known) return known;
+    const who = taskId !== undefined ? `question ${taskId}: ` : '';
+    const idProblem = dbIdProblem(dbId);
+    if (idProblem) throw new UserError(`${who}db_id ${JSON.stringify(dbId)} ${idProblem} (check the questions file)`);
     const path = this.pathOf(dbId);
-    if (!existsSync(path)) {
-      throw new UserError(`unknown database "${dbId}": ${path} does not exist (check --db-root and the questions file)`);
+    const problem = sqliteFileProblem(path);
+    if (problem === 'does not exist') {
+      throw new UserError(`${who}unknown database "${dbId}": ${path} does not exist (check --db-root and the questions file)`);
     }
+    if (problem) throw new UserError(`${who}database "${dbId}": ${path} ${problem} (check --db-root)`);
     this.paths.set(dbId, path);
     return path;
   }
 
-  /** Checks that every database exists before any work starts. */
-  checkDatabases(dbIds: Iterable<string>): void {
-    for (const id of new Set(dbIds)) this.dbPath(id);
+  /** Checks that every task's database is a SQLite file before any work starts. */
+  checkDatabases(tasks: Iterable<{ id: string; dbId: string }>): void {
+    for (const t of tasks) this.dbPath(t.dbId, t.id);
   }
 
   /**

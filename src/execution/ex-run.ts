@@ -74,7 +74,7 @@ export async function runEx(
   opts: ExOptions,
   onProgress?: (done: number, total: number) => void,
 ): Promise<ExRun> {
-  engine.checkDatabases(bench.tasks.map((t) => t.dbId));
+  engine.checkDatabases(bench.tasks);
   const keepDistinct = opts.keepDistinct ?? false;
   const requests: ExecRequest[] = bench.tasks.map((t) => ({ dbId: t.dbId, sql: executedSql(t.goldSql, opts, false) }));
   const predIndex: (number | undefined)[][] = systems.map((s) =>
