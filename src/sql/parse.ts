@@ -6,7 +6,8 @@
  * keywords used as table names such as `FROM SHOW`), so we try a few dialect/rewrite
  * combinations in order and report which one worked.
  */
-import sqlParser from 'node-sql-parser';
+import { createRequire } from 'node:module';
+import type { Parser } from 'node-sql-parser';
 import { significantTokens, unquote, type Token } from './tokenize.js';
 
 /** How a query was finally parsed; `quoted-*` means table names were quoted first. */
@@ -20,7 +21,18 @@ interface FullParse {
   tableList: string[];
 }
 
-const parser = new sqlParser.Parser();
+let parser: Parser | undefined;
+/**
+ * node-sql-parser takes over 0.1 s to load, so it loads on the first parse rather than with every
+ * module that imports this one (every CLI command did). It is CommonJS: require keeps this synchronous.
+ */
+function sqlParser(): Parser {
+  if (!parser) {
+    const { Parser: P } = createRequire(import.meta.url)('node-sql-parser') as typeof import('node-sql-parser');
+    parser = new P();
+  }
+  return parser;
+}
 
 // Parsing a query is far slower than a lookup, and the audit's two table LFs ask for the
 // tables of the same gold and rival SQL in turn; a small bounded cache parses each once.
@@ -64,7 +76,7 @@ function tryModes(sql: string): FullParse | { error: string } {
   }
   for (const [mode, text, database] of attempts) {
     try {
-      const r = parser.parse(text, { database });
+      const r = sqlParser().parse(text, { database });
       const ast = Array.isArray(r.ast) ? (r.ast.length === 1 ? r.ast[0] : r.ast) : r.ast;
       return { ast, mode, tableList: r.tableList };
     } catch (e) {

@@ -1,8 +1,13 @@
-import { ApiError, GoogleGenAI } from '@google/genai';
+import type { GoogleGenAI } from '@google/genai';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter, redactUrl } from './types.js';
 import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
 const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+type Sdk = typeof import('@google/genai');
+let sdk: Promise<Sdk> | undefined;
+/** The SDK takes tens of milliseconds to import: only a run that sends a request pays for it. */
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('@google/genai'));
 
 /**
  * Gemini generateContent through @google/genai (v2; the old @google/generative-ai
@@ -12,7 +17,9 @@ const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; apiVersion?: string }): LlmProvider {
   const baseUrl = opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
   const apiVersion = opts.apiVersion ?? 'v1beta';
-  const ai = new GoogleGenAI({ apiKey: opts.apiKey, httpOptions: { baseUrl, apiVersion } });
+  let client: Promise<GoogleGenAI> | undefined;
+  const openClient = (): Promise<GoogleGenAI> =>
+    (client ??= loadSdk().then((m) => new m.GoogleGenAI({ apiKey: opts.apiKey, httpOptions: { baseUrl, apiVersion } })));
   return {
     name: 'gemini',
     baseUrl: redactUrl(baseUrl),
@@ -26,6 +33,7 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
       };
       const signal = AbortSignal.timeout(req.timeoutMs);
       const { system, contents } = toGemini(req.messages);
+      const ai = await openClient();
       try {
         const res = await ai.models.generateContent({
           model: req.model,
@@ -58,7 +66,7 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
           truncated: cand.finishReason === 'MAX_TOKENS',
         };
       } catch (e) {
-        throw classifyGeminiError(e, req.timeoutMs, signal, retryAfter);
+        throw classifyGeminiError(e, req.timeoutMs, signal, retryAfter, (await loadSdk()).ApiError);
       }
     },
   };
@@ -81,7 +89,13 @@ function retryDelayFromBody(message: string): number | undefined {
   return m ? Math.round(Number(m[1]) * 1000) : undefined;
 }
 
-function classifyGeminiError(e: unknown, timeoutMs: number, signal: AbortSignal, retryAfter: string | null): ProviderError {
+function classifyGeminiError(
+  e: unknown,
+  timeoutMs: number,
+  signal: AbortSignal,
+  retryAfter: string | null,
+  ApiError: Sdk['ApiError'],
+): ProviderError {
   if (e instanceof ProviderError) return e;
   if (e instanceof ApiError) {
     return new ProviderError(kindForStatus(e.status), `HTTP ${e.status}: ${cleanMessage(e.message)}`, {

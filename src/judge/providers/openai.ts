@@ -1,9 +1,14 @@
-import OpenAI, { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
 import { isReasoningModel, redactUrl } from './types.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+type Sdk = typeof import('openai');
+let sdk: Promise<Sdk> | undefined;
+/** The SDK takes tens of milliseconds to import: only a run that sends a request pays for it. */
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('openai'));
 
 /**
  * OpenAI chat completions through the official SDK, so any OpenAI-compatible
@@ -12,7 +17,9 @@ const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  */
 export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string }): LlmProvider {
   const baseUrl = opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: baseUrl, maxRetries: 0 });
+  let client: Promise<OpenAI> | undefined;
+  const openClient = (): Promise<OpenAI> =>
+    (client ??= loadSdk().then((m) => new m.default({ apiKey: opts.apiKey, baseURL: baseUrl, maxRetries: 0 })));
   return {
     name: 'openai',
     baseUrl: redactUrl(baseUrl),
@@ -25,8 +32,9 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string })
           ? { max_completion_tokens: req.sampling.maxOutputTokens }
           : { max_tokens: req.sampling.maxOutputTokens };
       let res: OpenAI.Chat.Completions.ChatCompletion;
+      const api = await openClient();
       try {
-        res = await client.chat.completions.create(
+        res = await api.chat.completions.create(
           {
             model: req.model,
             messages: req.messages,
@@ -37,7 +45,7 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string })
           { timeout: req.timeoutMs, maxRetries: 0 },
         );
       } catch (e) {
-        throw classifyOpenAiError(e, req.timeoutMs);
+        throw classifyOpenAiError(e, req.timeoutMs, await loadSdk());
       }
       // A 200 whose body is not a chat completion (a proxy's HTML page, a truncated body).
       const choice = Array.isArray(res?.choices) ? res.choices[0] : undefined;
@@ -58,7 +66,8 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string })
   };
 }
 
-function classifyOpenAiError(e: unknown, timeoutMs: number): ProviderError {
+function classifyOpenAiError(e: unknown, timeoutMs: number, m: Sdk): ProviderError {
+  const { APIConnectionTimeoutError, APIConnectionError, APIError, APIUserAbortError } = m;
   if (e instanceof ProviderError) return e;
   if (e instanceof APIConnectionTimeoutError || e instanceof APIUserAbortError) {
     return new ProviderError('timeout', `no answer within ${timeoutMs} ms`);
