@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { significantTokens } from '../sql/tokenize.js';
+import { significantTokens, unquote } from '../sql/tokenize.js';
 import { rewriteDoubleQuoted, unresolvedDoubleQuoted } from './dqs.js';
 import type { Cell, ExecResult } from './types.js';
 
@@ -58,11 +58,52 @@ function toCell(v: unknown): Cell {
 }
 
 function refuseForbidden(sql: string): void {
+  if (/pragma/i.test(sql)) refuseStatePragmas(sql);
   if (!/load_extension/i.test(sql)) return;
   for (const t of significantTokens(sql)) {
     if (t.kind === 'word' && t.text.toLowerCase() === 'load_extension') {
       throw new QueryError('refused: load_extension() may not be called');
     }
+  }
+}
+
+/** PRAGMAs that only read, with any argument (a table or index name, a row limit). */
+const READING_PRAGMAS = new Set([
+  'table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list',
+  'foreign_key_check', 'database_list', 'collation_list', 'function_list', 'module_list', 'pragma_list',
+  'compile_options', 'integrity_check', 'quick_check',
+]);
+/** PRAGMAs that read a value when given bare, and set it when given `= x` or `(x)`. */
+const BARE_READING_PRAGMAS = new Set([
+  'user_version', 'schema_version', 'application_id', 'data_version', 'page_count', 'page_size',
+  'freelist_count', 'encoding', 'auto_vacuum', 'journal_mode', 'foreign_keys', 'case_sensitive_like',
+]);
+
+/**
+ * Only PRAGMAs that read may run. The check comes before prepare because SQLite applies many
+ * PRAGMAs while compiling them (busy_timeout, mmap_size, locking_mode, threads, heap limits):
+ * checking the prepared statement afterwards, as for writes, would be too late, and the setting
+ * would stay on the execution process's cached connection for every later query.
+ */
+function refuseStatePragmas(sql: string): void {
+  const tokens = significantTokens(sql);
+  const word = (i: number): string | undefined => (tokens[i]?.kind === 'word' ? tokens[i]!.text.toLowerCase() : undefined);
+  for (let i = 0; i < tokens.length; i++) {
+    const atStart = i === 0 || tokens[i - 1]!.text === ';';
+    if (!atStart) continue;
+    let j = i;
+    if (word(j) === 'explain') j += word(j + 1) === 'query' && word(j + 2) === 'plan' ? 3 : 1;
+    if (word(j) !== 'pragma') continue;
+    // PRAGMA [schema.]name [= value | (value)]
+    let k = j + 1;
+    if (tokens[k + 1]?.text === '.') k += 2;
+    const name = unquote(tokens[k] ?? { kind: 'word', text: '', start: 0 }).toLowerCase();
+    const next = tokens[k + 1]?.text;
+    const bare = next === undefined || next === ';';
+    if (READING_PRAGMAS.has(name) || (bare && BARE_READING_PRAGMAS.has(name))) continue;
+    throw new QueryError(
+      `refused: PRAGMA ${name || '(none)'}${bare ? '' : ' with a value'} may change the connection; only reading PRAGMAs (table_info, index_list, foreign_key_list, ...) may run`,
+    );
   }
 }
 
