@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { registerCommands } from './commands/index.js';
 import { UserError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
 
 async function main(): Promise<void> {
   const cli = yargs(hideBin(process.argv))
@@ -23,5 +24,5 @@ main().catch((err: unknown) => {
     return;
   }
   process.stderr.write(`sqlboard: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exitCode = 1;
+  process.exitCode = ExitCode.Internal;
 });

@@ -1,10 +1,12 @@
+import { ExitCode } from './exit-codes.js';
+
 /**
  * An error the user can cause and fix (bad file, unknown id, bad flag).
- * The CLI prints its message without a stack trace and exits with `exitCode`.
+ * The CLI prints its message without a stack trace and exits with `exitCode` (ExitCode.UserError, 2).
  */
 export class UserError extends Error {
   readonly exitCode: number;
-  constructor(message: string, exitCode = 2) {
+  constructor(message: string, exitCode: number = ExitCode.UserError) {
     super(message);
     this.name = 'UserError';
     this.exitCode = exitCode;

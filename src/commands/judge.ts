@@ -23,6 +23,7 @@ import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
+import { finishRun } from './outcome.js';
 
 interface JudgeArgs extends ReportOptions {
   questions: string;
@@ -145,6 +146,12 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       }
       const ctx = { questions: argv.questions, tasks: bench.tasks.length, deps: judge.deps, price: judge.price };
       emitReport(judgeReport(run, summaries, ctx), judgeJson(run, summaries, ctx), argv);
+      const unscored = run.items.filter((r) => r.correct === null).length;
+      finishRun({
+        // A budget stop leaves its items unscored (correct: null), so the count covers it.
+        partial: unscored > 0 || run.stopped ? [`${unscored} of ${run.items.length} items unscored`] : [],
+        belowThreshold: [],
+      });
     } finally {
       execProgress.stop();
       judgeProgress.stop();

@@ -7,6 +7,8 @@ import { wholeNumber } from './option-checks.js';
 import { boardJson, boardReport } from '../report/leaderboard-board.js';
 import { itemsJson, itemsReport } from '../report/leaderboard-items.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
+import { finishRun } from './outcome.js';
 import { analyseBoard } from '../stats/board-gaps.js';
 import { itemsLeaderboard } from '../stats/leaderboard.js';
 
@@ -22,7 +24,11 @@ interface LeaderboardArgs extends ReportOptions {
   confidence: number;
   seed: number;
   iterations: number;
+  failUnder?: string[];
 }
+
+/** What `leaderboard --fail-under` can gate, per system. */
+const LEADERBOARD_GATES = { accuracy: 'accuracy over the verdicts (alias ex)', ex: 'the same as accuracy', clean: 'accuracy on the clean subset; needs --flags' };
 
 export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
   command: 'leaderboard [files..]',
@@ -41,6 +47,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .option('confidence', { type: 'number', default: 0.95, describe: 'Confidence for intervals, tests and g*' })
         .option('seed', { type: 'number', default: 42, describe: 'Bootstrap seed' })
         .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
+        .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: accuracy (or ex), clean` })
         .epilogue(
           'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
             '(the report names it). "Indistinguishable from #1" = exact McNemar p >= 1 - confidence. ' +
@@ -53,6 +60,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
   handler: (argv) => {
     const itemFiles = [...(argv.files ?? []), ...(argv.items ?? [])];
     if (argv.board !== undefined) {
+      if (argv.failUnder?.length) throw new UserError('--fail-under gates systems scored from verdict files, not a published --board');
       if (itemFiles.length || argv.flags) throw new UserError('--board analyses a published leaderboard; do not combine it with verdict files or --flags');
       if (argv.n === undefined || (argv.flawed === undefined && argv['error-rate'] === undefined)) {
         throw new UserError('--board needs --n N and --flawed E or --error-rate R (SALUS on BIRD dev: --n 1534 --flawed 564)');
@@ -68,6 +76,8 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
     if (itemFiles.length === 0) throw new UserError('give per-item verdict files (from `score --items`), or --board FILE');
     if (argv.n !== undefined) throw new UserError('--n is for --board; with verdict files N is the number of tasks');
     wholeNumber('seed', argv.seed);
+    const gates = parseFailUnder(argv.failUnder, LEADERBOARD_GATES);
+    if (argv.flags === undefined && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');
     const sources = itemFiles.map((file) => ({ file, records: readItems(file) }));
     const flags = argv.flags !== undefined ? readErrorFlags(argv.flags) : undefined;
     const { seed, iterations, confidence, flawed } = argv;
@@ -75,5 +85,11 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
     if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
     const ctx = { files: itemFiles, flagsFile: argv.flags };
     emitReport(itemsReport(lb, ctx), itemsJson(lb, ctx), argv);
+    const undecided = lb.systems.reduce((k, s) => k + s.undecided, 0);
+    const gated = lb.systems.map((s) => ({ name: s.system, metrics: { accuracy: s.accuracy.estimate, ex: s.accuracy.estimate, clean: s.clean?.accuracy.estimate } }));
+    finishRun({
+      partial: undecided > 0 ? [`${undecided} verdicts in the input are undecided (correct: null) and count wrong here`] : [],
+      belowThreshold: unmetGates(gates, gated),
+    });
   },
 };

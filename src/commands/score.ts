@@ -10,6 +10,8 @@ import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
+import { finishRun } from './outcome.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from '../report/progress.js';
@@ -27,7 +29,11 @@ interface ScoreArgs extends ReportOptions {
   items?: string;
   workers?: number;
   flags?: string;
+  failUnder?: string[];
 }
+
+/** What `score --fail-under` can gate, per system. */
+const SCORE_GATES = { ex: 'execution accuracy', clean: 'EX on the clean subset; needs --flags or the bundled data' };
 
 export const scoreCommand: CommandModule<object, ScoreArgs> = {
   command: 'score',
@@ -48,7 +54,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
           type: 'string',
           describe: 'Gold-error flags CSV (task_id,predicted_label; 0 = wrong gold): adds accuracy on the clean subset (default with the bundled data: its audit flags)',
         })
-        .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }),
+        .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' })
+        .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: ex, clean` }),
     ) as unknown as Argv<ScoreArgs>,
   handler: async (argv) => {
     const bundled = argv.questions === undefined ? bundledSpider() : undefined;
@@ -59,6 +66,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     if (!specs || specs.length === 0) throw new UserError('name at least one --system NAME=FILE');
     const flagsFile = argv.flags ?? bundled?.flags;
     const flags = flagsFile ? readErrorFlags(flagsFile) : undefined;
+    const gates = parseFailUnder(argv.failUnder, SCORE_GATES);
+    if (!flags && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');
     const store = openRunStore(argv.store);
     // The execution processes boot while the files are read.
     const engine = new ExecutionEngine({ dbRoot, timeoutSec: argv.timeout, maxRows: argv.maxRows, store, ...(argv.workers ? { workers: argv.workers } : {}) });
@@ -79,5 +88,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags) } : undefined;
     for (const line of loadNotes(questions, loaded.bench, loaded.systems)) process.stderr.write(line);
     emitReport(scoreReport(run, questions, flagInfo), scoreJson(run, questions, flagInfo), argv);
+    const gated = run.systems.map((s) => ({ name: s.name, metrics: { ex: s.accuracy, clean: s.clean?.accuracy } }));
+    finishRun({ partial: [], belowThreshold: unmetGates(gates, gated) });
   },
 };
