@@ -1,98 +1,200 @@
 /**
- * `npm run bench`: prints wall time and executions for sqlboard's scorer against a serial
- * baseline that, like the official evaluators, executes gold and prediction for every
- * (system, task) pair; and the floor: the sum of each distinct query's own time / cores.
- * Targets: within 1.5x of the floor, at least 4x faster than the baseline.
+ * `npm run bench`: sqlboard against an evaluator shaped like BIRD's official evaluation_ex.py
+ * (bench/official_ex.py: a multiprocessing pool over (system, task) pairs, python3 stdlib only),
+ * side by side in one run, both as whole processes: `node bin/sqlboard.js score ...` as an
+ * installed user runs it (fresh run store each run, `bird` comparator) and `python3 official_ex.py`.
+ * Runs alternate between the two and the medians are compared, so the ratios hold on a busy machine
+ * even when the absolute times do not. Targets (issue 15) are printed beside each ratio.
+ * BENCH_RUNS sets the runs per figure (default 5); BENCH_QUICK=1 measures only 1 and 15 systems.
  */
-import Database from 'better-sqlite3';
-import { availableParallelism } from 'node:os';
-import { bundledSpider } from '../src/benchmark/bundled.js';
-import { loadBenchmark } from '../src/benchmark/load-questions.js';
-import { loadPredictions } from '../src/benchmark/load-predictions.js';
-import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from '../src/execution/compare-spider.js';
-import { databaseFile, ExecutionEngine } from '../src/execution/engine.js';
-import { runEx } from '../src/execution/ex-run.js';
-import { runQuery } from '../src/execution/run-query.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { extraBenchmarks } from './extra.js';
+import { measure, type Measured } from './process-tree.js';
+import { makeWorkload, type Workload } from './workloads.js';
 
-const SYSTEMS = 10;
+// Compiled, this file is dist/bench/bench.js; through tsx, bench/bench.ts.
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = basename(dirname(HERE)) === 'dist' ? join(HERE, '..', '..') : join(HERE, '..');
+const BIN = join(ROOT, 'bin', 'sqlboard.js');
+const PY = join(ROOT, 'bench', 'official_ex.py');
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const cores = availableParallelism();
-const data = bundledSpider();
-// Both timings run from loaded inputs to verdicts. As in `sqlboard score`, the execution
-// processes start first and boot while the files are read.
-const load = () => {
-  const bench = loadBenchmark(data.questions);
-  return { bench, systems: data.systems.slice(0, SYSTEMS).map((s) => loadPredictions(s.file, bench, s.name)) };
-};
-const { bench, systems } = load();
-const pairs = bench.tasks.length * systems.length;
+const dir = mkdtempSync(join(tmpdir(), 'sqlboard-bench-'));
+let storeCount = 0;
 
-const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const line = (label: string, value: string): void => void process.stdout.write(`${label.padEnd(44)} ${value}\n`);
-
-process.stdout.write(`Spider dev: ${bench.tasks.length} tasks x ${systems.length} systems = ${pairs} pairs, ${cores} cores\n\n`);
-
-const RUNS = 3;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-// sqlboard: no run store, so every distinct query really executes; fresh execution processes
-// each run (they start first and boot while the files are read, as in the CLI).
-const oursWall: number[] = [];
-const floors: number[] = [];
-let run!: Awaited<ReturnType<typeof runEx>>;
-for (let i = 0; i < RUNS; i++) {
-  const engine = new ExecutionEngine({ dbRoot: data.dbRoot, workers: cores });
-  const ours = load();
-  const t0 = performance.now();
-  run = await runEx(ours.bench, ours.systems, engine, { comparator: 'spider' });
-  oursWall.push(performance.now() - t0);
-  await engine.close();
-  floors.push(run.execution.executionMs / cores);
-}
-const oursMs = median(oursWall);
-const floorMs = median(floors);
-const oursCorrect = run.systems.reduce((a, s) => a + s.correct, 0);
-
-// Baseline: serial, as test-suite-sql-eval runs it: for every (system, task) pair, gold and
-// prediction each on a fresh connection (its exec_on_db connects per query).
-const execFresh = (dbId: string, sql: string) => {
-  const db = new Database(databaseFile(data.dbRoot, dbId), { readonly: true });
+const python = ((): string | undefined => {
   try {
-    return runQuery(db, sql, 1_000_000);
-  } finally {
-    db.close();
+    return execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
   }
+})();
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-let baselineExecutions = 0;
-let baselineCorrect = 0;
-const baselineWall: number[] = [];
-for (let i = 0; i < 2; i++) {
-  baselineExecutions = 0;
-  baselineCorrect = 0;
-  const base = load();
-  const t0 = performance.now();
-  for (const s of base.systems) {
-    for (const task of base.bench.tasks) {
-      const gold = execFresh(task.dbId, spiderExecutedSql(task.goldSql, false, false));
-      const p = s.byTask.get(task.id);
-      baselineExecutions++;
-      if (!p) continue;
-      const pred = execFresh(task.dbId, spiderExecutedSql(p.sql, false, true));
-      baselineExecutions++;
-      if (spiderEqual(gold, pred, spiderOrderMatters(task.goldSql, false))) baselineCorrect++;
+const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const mb = (b: number): string => `${Math.round(b / 1e6)} MB`;
+const out = (s: string): void => void process.stdout.write(s + '\n');
+
+function check(m: Measured, what: string): Measured {
+  if (m.code !== 0) throw new Error(`${what} exited ${m.code}: ${m.stderr.slice(-2000)}`);
+  return m;
+}
+
+function sqlboard(w: Workload, store: string): Promise<Measured> {
+  return measure(process.execPath, [BIN, 'score', '--comparator', 'bird', '--json', '--store', store, ...w.sqlboardArgs]).then((m) =>
+    check(m, 'sqlboard score'),
+  );
+}
+
+function pythonPool(w: Workload): Promise<Measured> {
+  return measure('python3', [PY, w.pythonInput, String(cores)]).then((m) => check(m, 'official_ex.py'));
+}
+
+const freshStore = (): string => join(dir, `store-${storeCount++}.db`);
+
+interface Row {
+  label: string;
+  pairs: number;
+  ours: Measured[];
+  base: Measured[];
+  /** sqlboard and the pool agree on every system's count of correct items. */
+  same: boolean | undefined;
+}
+
+function correctBySystem(ours: Measured): Map<string, number> {
+  const json = JSON.parse(ours.stdout) as { systems: { name: string; correct: number }[] };
+  return new Map(json.systems.map((s) => [s.name, s.correct]));
+}
+
+function sameVerdicts(ours: Measured, base: Measured | undefined): boolean | undefined {
+  if (!base) return undefined;
+  const py = (JSON.parse(base.stdout) as { correct: Record<string, number> }).correct;
+  const mine = correctBySystem(ours);
+  return Object.keys(py).length === mine.size && Object.entries(py).every(([k, v]) => mine.get(k) === v);
+}
+
+/** Alternating runs of sqlboard (cold store, or the given warm one) and the Python pool. */
+async function sideBySide(w: Workload, warmStore?: string): Promise<Row> {
+  const ours: Measured[] = [];
+  const base: Measured[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const pair = async (): Promise<void> => void ours.push(await sqlboard(w, warmStore ?? freshStore()));
+    const py = async (): Promise<void> => void (python && base.push(await pythonPool(w)));
+    // Alternate which goes first, so neither always runs on a machine its rival just warmed.
+    if (i % 2 === 0) {
+      await pair();
+      await py();
+    } else {
+      await py();
+      await pair();
     }
   }
-  baselineWall.push(performance.now() - t0);
+  return { label: w.label + (warmStore ? ', re-run (all in the run store)' : ''), pairs: w.systems * w.tasks, ours, base, same: sameVerdicts(ours[0]!, base[0]) };
 }
-const baselineMs = median(baselineWall);
 
-line('sqlboard wall time (median of 3)', `${fmt(oursMs)} (runs: ${oursWall.map(fmt).join(', ')})`);
-line('sqlboard executions', `${run.execution.executed} (distinct (db, SQL) pairs of ${run.execution.requested} requested)`);
-line('floor (sum of distinct query times / cores)', `${fmt(floorMs)} (median of 3)`);
-line('sqlboard / floor', `${(oursMs / floorMs).toFixed(2)}x (target <= 1.5x)`);
-line('serial baseline wall time (median of 2)', `${fmt(baselineMs)} (runs: ${baselineWall.map(fmt).join(', ')})`);
-line('serial baseline executions', String(baselineExecutions));
-line('speed-up over baseline', `${(baselineMs / oursMs).toFixed(1)}x (target >= 4x)`);
-line('same verdicts', oursCorrect === baselineCorrect ? `yes (${oursCorrect} correct)` : `NO: ${oursCorrect} vs ${baselineCorrect}`);
-process.stdout.write('\n');
-await extraBenchmarks(line, fmt);
+async function startup(): Promise<{ label: string; ms: number }[]> {
+  const cmds: [string, string, string[]][] = [
+    ['node -e 0 (Node itself)', process.execPath, ['-e', '0']],
+    ['sqlboard --help', process.execPath, [BIN, '--help']],
+    ['sqlboard score --help', process.execPath, [BIN, 'score', '--help']],
+    ['sqlboard stats gap --n 1034 --flawed 100', process.execPath, [BIN, 'stats', 'gap', '--n', '1034', '--flawed', '100']],
+  ];
+  const times = cmds.map((): number[] => []);
+  for (let i = 0; i < Math.max(RUNS, 5) * 2; i++) {
+    for (const [k, [, cmd, args]] of cmds.entries()) times[k]!.push(check(await measure(cmd, args), cmd).ms);
+  }
+  return cmds.map(([label], k) => ({ label, ms: median(times[k]!) }));
+}
+
+const ratioText = (base: number, ours: number, target: number): string => {
+  const r = base / ours;
+  return `${r.toFixed(2)}x (target >= ${target}x: ${r >= target ? 'met' : 'NOT met'})`;
+};
+
+out(`sqlboard bench: ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start; ${RUNS} alternating runs per figure, medians`);
+out(python ? `baseline: ${python}, bench/official_ex.py with a pool of ${cores}` : 'baseline: python3 not found, so only sqlboard is measured');
+out('');
+
+const starts = await startup();
+for (const s of starts) out(`${s.label.padEnd(44)} ${sec(s.ms)}`);
+const node = starts[0]!.ms;
+const worst = Math.max(...starts.slice(1).map((s) => s.ms));
+// On a busy machine everything starts slower: say how many of Node's own starts the slowest is,
+// and what that makes it where Node starts in 0.04 s (this machine when idle).
+const normalised = (worst / node) * 40;
+out(
+  `slowest start ${sec(worst)} = ${(worst / node).toFixed(1)}x Node's own start, ${sec(normalised)} at an idle Node's 0.04 s ` +
+    `(target <= 0.15 s: ${worst <= 150 ? 'met' : normalised <= 150 ? 'met once normalised to an idle Node' : 'NOT met'})`,
+);
+out('');
+
+const targets: Record<string, number> = { '1x1': 1.0, '15x1': 3.0, '23x1': 3.5 };
+const rows: Row[] = [];
+const quick = process.env.BENCH_QUICK === '1';
+const plan: [number, number][] = quick ? [[1, 1], [15, 1]] : [[1, 1], [5, 1], [15, 1], [23, 1], [15, 4]];
+for (const [systems, repeat] of plan) {
+  const w = makeWorkload(dir, systems, repeat);
+  rows.push(await sideBySide(w));
+  if (systems === 15 && repeat === 1) {
+    const warm = freshStore();
+    await sqlboard(w, warm);
+    rows.push(await sideBySide(w, warm));
+  }
+}
+
+out(`| work | pairs | sqlboard time | Python pool time | speed-up | sqlboard peak RSS (PSS) | Python peak RSS (PSS) | memory ratio | same verdicts |`);
+out(`|---|---|---|---|---|---|---|---|---|`);
+for (const r of rows) {
+  const t = median(r.ours.map((m) => m.ms));
+  const rss = median(r.ours.map((m) => m.peakRss));
+  const pss = median(r.ours.map((m) => m.peakPss));
+  const bt = r.base.length ? median(r.base.map((m) => m.ms)) : NaN;
+  const brss = r.base.length ? median(r.base.map((m) => m.peakRss)) : NaN;
+  const bpss = r.base.length ? median(r.base.map((m) => m.peakPss)) : NaN;
+  const cells = [
+    r.label,
+    String(r.pairs),
+    sec(t),
+    r.base.length ? sec(bt) : '-',
+    r.base.length ? `${(bt / t).toFixed(2)}x` : '-',
+    `${mb(rss)} (${mb(pss)})`,
+    r.base.length ? `${mb(brss)} (${mb(bpss)})` : '-',
+    r.base.length ? `${(rss / brss).toFixed(2)}x` : '-',
+    r.same === undefined ? '-' : r.same ? 'yes' : 'NO',
+  ];
+  out(`| ${cells.join(' | ')} |`);
+}
+out('');
+if (python) {
+  const byLabel = (l: string): Row | undefined => rows.find((r) => r.label === l);
+  const tm = (r: Row, k: 'ours' | 'base'): number => median(r[k].map((m) => m.ms));
+  for (const [key, label] of [
+    ['1x1', '1 system'],
+    ['15x1', '15 systems'],
+    ['23x1', '23 systems'],
+  ] as const) {
+    const r = byLabel(label);
+    if (!r) continue;
+    out(`${`speed-up, ${label}`.padEnd(44)} ${ratioText(tm(r, 'base'), tm(r, 'ours'), targets[key]!)}`);
+  }
+  const warm = byLabel('15 systems, re-run (all in the run store)')!;
+  out(`${'speed-up, 15 systems re-run from the store'.padEnd(44)} ${ratioText(tm(warm, 'base'), tm(warm, 'ours'), 10)}`);
+  const r15 = byLabel('15 systems')!;
+  const memRatio = median(r15.ours.map((m) => m.peakRss)) / median(r15.base.map((m) => m.peakRss));
+  out(`${'peak memory, 15 systems, sqlboard / Python'.padEnd(44)} ${memRatio.toFixed(2)}x (target <= 2x: ${memRatio <= 2 ? 'met' : 'NOT met'})`);
+  out(`${'same verdicts in every row'.padEnd(44)} ${rows.every((r) => r.same) ? 'yes' : 'NO'}`);
+}
+out(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+rmSync(dir, { recursive: true, force: true });
+if (!quick) {
+  out('');
+  await extraBenchmarks((label, value) => out(`${label.padEnd(44)} ${value}`), sec);
+}
