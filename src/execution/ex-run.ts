@@ -2,7 +2,10 @@ import type { Benchmark, ItemRecord, PredictionSet, Task } from '../benchmark/ty
 import { spiderHardness } from '../sql/spider-hardness.js';
 import { birdEqual } from './compare-bird.js';
 import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from './compare-spider.js';
-import { withoutRows, type ExecutionEngine, type EngineStats } from './engine.js';
+import { type ExecutionEngine, type EngineStats } from './engine.js';
+import { runPairs, type ResultPair } from './result-pairs.js';
+import { softF1 } from './soft-f1.js';
+import { meanScore, type ContinuousMetric, type MeanScore } from './metric-means.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
 export type ComparatorName = 'bird' | 'spider';
@@ -11,6 +14,8 @@ export interface ExOptions {
   comparator: ComparatorName;
   /** spider comparator only: compare with DISTINCT kept (test-suite's --keep_distinct). */
   keepDistinct?: boolean;
+  /** Also compute BIRD's Soft-F1 per item (items get `softF1`). */
+  softF1?: boolean;
 }
 
 export interface DifficultyScore {
@@ -34,6 +39,8 @@ export interface SystemScore {
   byDifficulty: Record<string, DifficultyScore>;
   /** Accuracy on the tasks whose gold is not flagged as wrong (with `--flags`). */
   clean?: DifficultyScore;
+  /** Means of the continuous metrics asked for (Soft-F1, EM, VES, R-VES), by their names. */
+  metrics: Partial<Record<ContinuousMetric, MeanScore>>;
   notes: string[];
 }
 
@@ -76,6 +83,7 @@ export async function runEx(
 ): Promise<ExRun> {
   engine.checkDatabases(bench.tasks);
   const keepDistinct = opts.keepDistinct ?? false;
+  const nTasks = bench.tasks.length;
   const requests: ExecRequest[] = bench.tasks.map((t) => ({ dbId: t.dbId, sql: executedSql(t.goldSql, opts, false) }));
   const predIndex: (number | undefined)[][] = systems.map((s) =>
     bench.tasks.map((t) => {
@@ -85,44 +93,42 @@ export async function runEx(
       return requests.length - 1;
     }),
   );
+  // Soft-F1 is BIRD's metric: it runs the SQL as written. Under the bird comparator those are
+  // EX's own executions; under spider (which rewrites DISTINCT and `value`) it needs its own.
+  const wantF1 = opts.softF1 ?? false;
+  const f1OwnRuns = wantF1 && opts.comparator !== 'bird';
+  const f1GoldIndex = bench.tasks.map((t, ti) => (f1OwnRuns ? requests.push({ dbId: t.dbId, sql: t.goldSql }) - 1 : ti));
+  const f1PredIndex = systems.map((s, si) =>
+    bench.tasks.map((t, ti) => {
+      const p = s.byTask.get(t.id);
+      return p && f1OwnRuns ? requests.push({ dbId: t.dbId, sql: p.sql }) - 1 : predIndex[si]![ti];
+    }),
+  );
   // Difficulty and order rules come first (parsing overlaps the processes' start-up); each
   // verdict is then decided as soon as both its gold and its prediction results exist.
   const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
   const orderMatters = bench.tasks.map((t) => opts.comparator === 'spider' && spiderOrderMatters(t.goldSql, keepDistinct));
   const levels = LEVELS[bench.format];
-  const nTasks = bench.tasks.length;
-  const owner: { system: number; task: number }[] = [];
-  predIndex.forEach((row, si) => row.forEach((ri, ti) => ri !== undefined && (owner[ri] = { system: si, task: ti })));
   const verdicts = systems.map(() => new Array<boolean>(nTasks).fill(false));
-  const goldOf: (ExecResult | undefined)[] = new Array(nTasks);
-  const predOf: (ExecResult | undefined)[] = new Array(requests.length);
-  // Rows are dropped as soon as their comparisons are done, so that big results die young.
-  const pending = bench.tasks.map((_, ti) => predIndex.reduce((n, row) => n + (row[ti] === undefined ? 0 : 1), 0));
-  const decide = (si: number, ti: number): void => {
-    const pi = predIndex[si]![ti]!;
-    verdicts[si]![ti] = compare(opts.comparator, goldOf[ti]!, predOf[pi]!, orderMatters[ti]!);
-    predOf[pi] = withoutRows(predOf[pi]!);
-    if (--pending[ti]! === 0) goldOf[ti] = withoutRows(goldOf[ti]!);
-  };
-  const results = await engine.run(
-    requests,
-    onProgress,
-    (ri, result) => {
-      if (ri < nTasks) {
-        // A gold no system predicted is compared with nothing: keep none of its rows.
-        goldOf[ri] = pending[ri] === 0 ? withoutRows(result) : result;
-        predIndex.forEach((row, si) => {
-          const pi = row[ri];
-          if (pi !== undefined && predOf[pi]) decide(si, ri);
-        });
-      } else {
-        predOf[ri] = result;
-        const { system, task } = owner[ri]!;
-        if (goldOf[task]) decide(system, task);
-      }
-    },
-    { keepRows: false },
+  const f1 = systems.map(() => new Array<number>(nTasks).fill(0));
+  const pairs: ResultPair[] = [];
+  systems.forEach((_, si) =>
+    bench.tasks.forEach((_t, ti) => {
+      const pi = predIndex[si]![ti];
+      if (pi === undefined) return;
+      const f1Here = wantF1 && !f1OwnRuns;
+      pairs.push({
+        gold: ti,
+        pred: pi,
+        onBoth: (g, p) => {
+          verdicts[si]![ti] = compare(opts.comparator, g, p, orderMatters[ti]!);
+          if (f1Here) f1[si]![ti] = softF1(g, p);
+        },
+      });
+      if (f1OwnRuns) pairs.push({ gold: f1GoldIndex[ti]!, pred: f1PredIndex[si]![ti]!, onBoth: (g, p) => (f1[si]![ti] = softF1(g, p)) });
+    }),
   );
+  const results = await runPairs(engine, requests, pairs, onProgress);
   const gold = results.slice(0, nTasks);
 
   const items: ItemRecord[] = [];
@@ -138,8 +144,10 @@ export async function runEx(
       missing: 0,
       goldErrors: 0,
       byDifficulty: Object.fromEntries(levels.map((l) => [l, { n: 0, correct: 0, accuracy: 0 }])),
+      metrics: {},
       notes: [...(s.notes ?? [])],
     };
+    const first = items.length;
     bench.tasks.forEach((task, ti) => {
       const g = gold[ti]!;
       const idx = predIndex[si]![ti];
@@ -166,9 +174,11 @@ export async function runEx(
         ...(p !== undefined && p.status !== 'ok' ? { predError: p.error ?? p.status } : {}),
         ...(g.status !== 'ok' ? { goldError: g.error ?? g.status } : {}),
         ...(p?.status === 'timeout' ? { timedOut: true } : {}),
+        ...(wantF1 ? { softF1: p === undefined ? 0 : f1[si]![ti]! } : {}),
       });
     });
     score.accuracy = score.n > 0 ? score.correct / score.n : 0;
+    if (wantF1) score.metrics['soft-f1'] = meanScore(items.slice(first), 'soft-f1', levels);
     for (const b of Object.values(score.byDifficulty)) b.accuracy = b.n > 0 ? b.correct / b.n : 0;
     return score;
   });
