@@ -4,10 +4,11 @@ import { BudgetExceeded } from './budget.js';
 import { fatalProviderError } from './fatal-provider-error.js';
 import type { LlmClient } from './llm-client.js';
 import { parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
-import type { Ambiguity, RefuterAnswer } from './parse-output.js';
+import type { Ambiguity, RefuterAnswer, VerdictPath } from './parse-output.js';
 import { previewResult, DEFAULT_PREVIEW_ROWS } from './preview.js';
 import { evidenceText, type PromptTemplate } from './prompts.js';
 import { ProviderError } from './providers/types.js';
+import { sqlForJudge } from './sql-view.js';
 import { emptyUsage, runStage } from './stages.js';
 import type { Usage } from './stages.js';
 
@@ -58,6 +59,8 @@ export interface JudgedItem extends Usage {
   proverSqlDescription?: string;
   /** Hash of prompts/prover.md as sent. */
   proverPromptHash?: string;
+  /** How the Prover's verdict was read: schema-constrained output, or the last verdict object of free text. */
+  proverVerdictPath?: VerdictPath;
   refuterMode?: 'match' | 'full';
   /** true = the Refuter overturned the verdict. */
   refuterOverturn?: boolean;
@@ -65,6 +68,8 @@ export interface JudgedItem extends Usage {
   ambiguity?: Ambiguity;
   /** Hash of prompts/refuter.md or refuter-match.md as sent. */
   refuterPromptHash?: string;
+  /** How the Refuter's verdict was read (see proverVerdictPath). */
+  refuterVerdictPath?: VerdictPath;
   predError?: string;
   goldError?: string;
   /**
@@ -94,6 +99,13 @@ export interface CascadeDeps {
 }
 
 export const DEFAULT_MAX_REASKS = 1;
+
+/** Characters of the Prover's reason forwarded to the Refuter (as data). */
+export const MAX_FORWARDED_REASON_CHARS = 2000;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…[+${text.length - max} chars]` : text;
+}
 
 function base(input: JudgeInput, ex: boolean): JudgedItem {
   const item: JudgedItem = {
@@ -132,40 +144,37 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
   const item = base(input, ex);
   const maxReasks = deps.maxReasks ?? DEFAULT_MAX_REASKS;
   const rows = deps.previewRows ?? DEFAULT_PREVIEW_ROWS;
-  const common = {
-    schema: deps.schemaFor(task.dbId),
-    question: task.question,
-    evidence: evidenceText(task.evidence),
-    pred_sql: predSql.trim(),
-    gold_sql: task.goldSql.trim(),
-  };
+  // The benchmark's own text is trusted; everything the submission (or a model) wrote is data.
+  const trusted = { schema: deps.schemaFor(task.dbId), question: task.question, evidence: evidenceText(task.evidence) };
+  const sqls = { pred_sql: sqlForJudge(predSql), gold_sql: sqlForJudge(task.goldSql) };
   let stage: Route = ex ? 'match' : 'prover';
   try {
     if (ex) {
-      const r = await runStage(deps.client, deps.prompts.refuterMatch, common, parseRefuterAnswer, maxReasks, item);
+      const r = await runStage(deps.client, deps.prompts.refuterMatch, { trusted, untrusted: sqls }, parseRefuterAnswer, maxReasks, item);
       if (!r.ok) return { ...item, route: 'match', unscored: r.problem };
-      return refuterVerdict(item, r.answer, 'match', deps.prompts.refuterMatch.hash);
+      return refuterVerdict(item, r.answer, r.path, 'match', deps.prompts.refuterMatch.hash);
     }
     const predPreview = previewResult(pred, { maxRows: rows });
-    const p = await runStage(deps.client, deps.prompts.prover, { ...common, pred_result: predPreview }, parseProverAnswer, maxReasks, item);
+    const proverData = { pred_sql: sqls.pred_sql, pred_result: predPreview };
+    const p = await runStage(deps.client, deps.prompts.prover, { trusted, untrusted: proverData }, parseProverAnswer, maxReasks, item);
     if (!p.ok) return { ...item, route: 'prover', unscored: p.problem };
     item.proverVerdict = p.answer.verdict;
     item.proverReason = p.answer.reason;
     item.proverExpectedAnswer = p.answer.expectedAnswer;
     item.proverSqlDescription = p.answer.sqlDescription;
     item.proverPromptHash = deps.prompts.prover.hash;
+    item.proverVerdictPath = p.path;
     if (!p.answer.verdict) return { ...item, correct: false, route: 'prover-reject' };
     stage = 'prover-refuter';
-    const r = await runStage(
-      deps.client,
-      deps.prompts.refuter,
-      { ...common, pred_result: predPreview, gold_result: previewResult(gold, { maxRows: rows }), prover_reason: p.answer.reason },
-      parseRefuterAnswer,
-      maxReasks,
-      item,
-    );
+    const refuterData = {
+      ...sqls,
+      pred_result: predPreview,
+      gold_result: previewResult(gold, { maxRows: rows }),
+      prover_reason: clip(p.answer.reason, MAX_FORWARDED_REASON_CHARS),
+    };
+    const r = await runStage(deps.client, deps.prompts.refuter, { trusted, untrusted: refuterData }, parseRefuterAnswer, maxReasks, item);
     if (!r.ok) return { ...item, route: 'prover-refuter', unscored: r.problem };
-    return refuterVerdict(item, r.answer, 'full', deps.prompts.refuter.hash);
+    return refuterVerdict(item, r.answer, r.path, 'full', deps.prompts.refuter.hash);
   } catch (e) {
     if (e instanceof BudgetExceeded) throw e;
     if (e instanceof ProviderError) {
@@ -177,7 +186,7 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
   }
 }
 
-function refuterVerdict(item: JudgedItem, a: RefuterAnswer, mode: 'match' | 'full', promptHash: string): JudgedItem {
+function refuterVerdict(item: JudgedItem, a: RefuterAnswer, path: VerdictPath, mode: 'match' | 'full', promptHash: string): JudgedItem {
   return {
     ...item,
     correct: !a.overturn,
@@ -190,5 +199,6 @@ function refuterVerdict(item: JudgedItem, a: RefuterAnswer, mode: 'match' | 'ful
     refuterReason: a.reason,
     ambiguity: a.ambiguity,
     refuterPromptHash: promptHash,
+    refuterVerdictPath: path,
   };
 }

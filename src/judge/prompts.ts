@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { InputFileError } from '../errors.js';
 import { sha256 } from './hash.js';
 import type { ChatMessage } from './providers/types.js';
+import { renderData, type RenderedData } from './untrusted.js';
 
 /**
  * Prompt templates are Markdown files in prompts/. `<!-- system -->` and
@@ -73,4 +74,19 @@ export function renderPrompt(t: PromptTemplate, values: Record<string, string>):
 /** A task's evidence as the templates show it: "(none)" rather than an empty section. */
 export function evidenceText(evidence: string): string {
   return evidence.trim() === '' ? '(none)' : evidence;
+}
+
+/**
+ * Fills a judge template: `trusted` values (schema, question, evidence: the benchmark's) go in
+ * verbatim; `untrusted` ones (anything a submission or a model wrote) go in as delimited data
+ * blocks (src/judge/untrusted.ts), and `{{nonce}}` names the call's delimiters in the
+ * instructions.
+ */
+export function renderWithData(
+  t: PromptTemplate,
+  trusted: Record<string, string>,
+  untrusted: Record<string, string>,
+): { messages: ChatMessage[]; data: RenderedData } {
+  const data = renderData(untrusted, t.hash);
+  return { messages: renderPrompt(t, { ...trusted, ...data.blocks, nonce: data.fence.nonce }), data };
 }

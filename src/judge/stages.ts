@@ -1,7 +1,7 @@
 import type { CallResult, LlmClient } from './llm-client.js';
-import type { Parsed } from './parse-output.js';
+import type { ParseContext, Parsed, VerdictPath } from './parse-output.js';
 import type { PromptTemplate } from './prompts.js';
-import { renderPrompt } from './prompts.js';
+import { renderWithData } from './prompts.js';
 import type { ChatMessage } from './providers/types.js';
 
 /** Calls, tokens, cost and latency spent on one item (re-asks included). */
@@ -28,7 +28,14 @@ export function addCall(usage: Usage, res: CallResult): void {
   usage.latencyMs += res.latencyMs;
 }
 
-export type StageResult<T> = { ok: true; answer: T } | { ok: false; problem: string };
+export type StageResult<T> = { ok: true; answer: T; path: VerdictPath } | { ok: false; problem: string };
+
+/** A stage's inputs: the benchmark's own text, and text a submission or a model wrote. */
+export interface StageValues {
+  trusted: Record<string, string>;
+  /** Rendered as delimited data blocks (see untrusted.ts). */
+  untrusted: Record<string, string>;
+}
 
 /**
  * One judge stage: render, call, parse; on an invalid answer re-ask up to
@@ -39,18 +46,19 @@ export type StageResult<T> = { ok: true; answer: T } | { ok: false; problem: str
 export async function runStage<T>(
   client: LlmClient,
   template: PromptTemplate,
-  values: Record<string, string>,
-  parse: (text: string) => Parsed<T>,
+  values: StageValues,
+  parse: (text: string, ctx: ParseContext) => Parsed<T>,
   maxReasks: number,
   usage: Usage,
 ): Promise<StageResult<T>> {
-  let messages: ChatMessage[] = renderPrompt(template, values);
+  const { messages: first, data } = renderWithData(template, values.trusted, values.untrusted);
+  let messages: ChatMessage[] = first;
   let problem = '';
   for (let attempt = 0; attempt <= maxReasks; attempt++) {
     const res = await client.call(template.hash, messages);
     addCall(usage, res);
-    const parsed = parse(res.text);
-    if (parsed.ok) return { ok: true, answer: parsed.value };
+    const parsed = parse(res.text, { untrusted: data.contents, fence: data.fence });
+    if (parsed.ok) return { ok: true, answer: parsed.value, path: parsed.path };
     problem = res.truncated
       ? `the answer was cut off at the output-token limit (${client.sampling.maxOutputTokens}; raise --max-output-tokens)`
       : parsed.problem;

@@ -10,7 +10,7 @@ import { runJudge } from '../../src/judge/run.js';
 import type { JudgeRunResult } from '../../src/judge/run.js';
 import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
 import { createGeminiProvider } from '../../src/judge/providers/gemini.js';
-import { startFakeLlmServer, stageOf } from './fake-llm-server.js';
+import { dataBlockOf, startFakeLlmServer, stageOf } from './fake-llm-server.js';
 import type { FakeLlmServer } from './fake-llm-server.js';
 import { DB_ROOT, ROUTE_CASES, routeBench, routeScript } from './spider-fixture.js';
 
@@ -94,7 +94,7 @@ describe.each(['openai', 'gemini'] as const)('the cascade on real Spider databas
     }
     const refuter4 = server.seen.find((r) => stageOf(r) === 'refuter' && r.messages[1].content.includes('from France'))!;
     expect(refuter4.messages[1].content).toContain(gold4);
-    expect(refuter4.messages[1].content).toContain('Rows: 1 (all shown).');
+    expect(dataBlockOf(refuter4, 'pred_result')).toMatch(/^rows: 1 \(all shown\)\n/);
     expect(refuter4.messages[1].content).toContain('computes the stats');
   });
 
@@ -196,14 +196,16 @@ describe('result previews in the prompts (real pets_1 results)', () => {
       store.close();
       expect(res.items[0]).toMatchObject({ route: 'prover-refuter', correct: false, judge: 'test-judge' });
       const refuter = server.seen.find((r) => stageOf(r) === 'refuter')!.messages[1].content;
-      const gold = /## Result of the gold SQL\n([\s\S]*?)\n\n## /.exec(refuter)![1].split('\n');
-      expect(gold[0]).toBe('Rows: 33 (first 20 shown).');
-      expect(gold[1]).toBe('Columns: Major | Age');
+      const req = server.seen.find((r) => stageOf(r) === 'refuter')!;
+      expect(refuter).toContain('## Result of the gold SQL\n<<<DATA-');
+      const gold = dataBlockOf(req, 'gold_result')!.split('\n');
+      expect(gold[0]).toBe('rows: 33 (first 20 shown)');
+      expect(gold[1]).toBe('columns: Major | Age');
       expect(gold).toHaveLength(2 + 20 + 1);
-      expect(gold[22]).toBe('… 13 more rows not shown');
-      const predRes = /## Result of the predicted SQL\n([\s\S]*?)\n\n## /.exec(refuter)![1].split('\n');
-      expect(predRes[0]).toMatch(/^Rows: \d+ \((first 20|all) shown\)\.$/);
-      expect(predRes[1]).toBe('Columns: StuID | Major | Age');
+      expect(gold[22]).toBe('not shown: 13 more rows');
+      const predRes = dataBlockOf(req, 'pred_result')!.split('\n');
+      expect(predRes[0]).toMatch(/^rows: \d+ \((first 20|all) shown\)$/);
+      expect(predRes[1]).toBe('columns: StuID | Major | Age');
     } finally {
       server.setScript(routeScript);
     }

@@ -150,3 +150,10 @@ export function questionOf(req: SeenRequest): string {
   const m = /## Question\n([\s\S]*?)\n\n## /.exec(user);
   return m ? m[1] : '';
 }
+
+/** The content of a request's delimited data block `name` (see src/judge/untrusted.ts), or undefined. */
+export function dataBlockOf(req: SeenRequest, name: string): string | undefined {
+  const all = req.messages.map((m) => m.content).join('\n');
+  const m = new RegExp(`<<<DATA-([0-9a-f]+) ${name}>>>\\n([\\s\\S]*?)\\n<<<END-\\1>>>`).exec(all);
+  return m ? m[2] : undefined;
+}
