@@ -39,10 +39,10 @@ export function judgeReport(run: JudgeRunResult, systems: SystemJudgeSummary[], 
     { key: 'goldX', header: 'GoldX', format: 'integer' },
     { key: 'ambQ', header: 'AmbQ', format: 'integer' },
     { key: 'unscored', header: 'Unscored', format: 'integer' },
-    { key: 'callsPerItem', header: 'Calls/item', format: 'fixed', digits: 2 },
-    { key: 'tokens', header: 'Tokens', format: 'integer' },
+    { key: 'callsPerItem', header: 'Calls/item', format: 'fixed', digits: 2, optional: true },
+    { key: 'tokens', header: 'Tokens', format: 'integer', optional: true },
     { key: 'costUsd', header: 'Cost USD', format: 'fixed', digits: 4 },
-    { key: 'latency', header: 'Latency s', format: 'fixed', digits: 2 },
+    { key: 'latency', header: 'Latency s', format: 'fixed', digits: 2, optional: true },
   ];
   const rows = [...systems]
     .sort((a, b) => b.accuracy - a.accuracy)

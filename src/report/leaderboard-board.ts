@@ -102,10 +102,10 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         { key: 'name', header: 'System' },
         { key: 'test', header: 'Test EX', format: 'percent', digits: 2 },
         { key: 'dev', header: 'Dev EX', format: 'percent', digits: 2 },
-        { key: 'devRank', header: 'Dev rank', format: 'integer' },
+        { key: 'devRank', header: 'Dev rank', format: 'integer', optional: true },
         { key: 'gapToTop', header: 'Gap to #1 (pts)', format: 'points', digits: 2 },
         { key: 'p', header: 'P(#1 better)', format: 'fixed', digits: 3 },
-        { key: 'within', header: 'Within g* of #1' },
+        { key: 'within', header: 'Within g* of #1', short: 'In g*' },
       ],
       rows: a.systems.map((s, i) => ({
         rank: s.rank,

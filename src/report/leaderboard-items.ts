@@ -95,16 +95,16 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         { key: 'rank', header: 'Rank', format: 'integer' },
         { key: 'system', header: 'System' },
         { key: 'accuracy', header: 'Accuracy', format: 'percent' },
-        { key: 'correct', header: 'Correct', format: 'integer' },
+        { key: 'correct', header: 'Correct', format: 'integer', optional: true },
         ...(hasClean
           ? [
-              { key: 'clean', header: 'Clean accuracy', format: 'percent' as const },
-              { key: 'cleanRank', header: 'Clean rank', format: 'integer' as const },
+              { key: 'clean', header: 'Clean accuracy', short: 'Clean acc.', format: 'percent' as const },
+              { key: 'cleanRank', header: 'Clean rank', format: 'integer' as const, optional: true },
             ]
           : []),
         { key: 'rankRange', header: `Rank range (${conf})` },
         { key: 'p', header: 'p vs #1', format: 'pvalue' },
-        { key: 'same', header: 'Indistinguishable from #1' },
+        { key: 'same', header: 'Indistinguishable from #1', short: 'Tied with #1' },
       ],
       rows: lb.systems.map((s, i) => ({
         rank: s.rank,

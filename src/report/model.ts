@@ -62,6 +62,10 @@ export interface Column {
   digits?: number;
   /** Defaults: numbers and intervals right-aligned, text left. */
   align?: 'left' | 'right';
+  /** A shorter header for a terminal too narrow for the table (e.g. 'Timeouts' → 'T/O'). */
+  short?: string;
+  /** The terminal may hide this column when the table does not fit (--wide and other formats keep it). */
+  optional?: boolean;
 }
 
 export interface Table {

@@ -18,6 +18,8 @@
  * - `--csv [FILE]`  the main table as CSV to FILE, or to stdout without FILE (or with `-`)
  * - `--md [FILE]`   the report as Markdown, likewise
  * - `--html FILE`   the self-contained HTML page to FILE
+ * - `--wide`        the terminal table at full width; otherwise it is fitted to the terminal's columns
+ *                   (100 when stdout is not a terminal), see terminal-fit.ts
  * At most one format may go to stdout; file outputs combine freely with any of them, and when
  * none goes to stdout the terminal table still does. "wrote FILE" notices go to stderr.
  * Because `--csv`/`--md` take an optional value, put them after positional arguments
@@ -31,7 +33,7 @@ import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
-import { renderTerminal } from './terminal.js';
+import { DEFAULT_COLUMNS, renderTerminal } from './terminal.js';
 
 /** Parsed output options; `''` or `'-'` for csv/md means stdout. */
 export interface ReportOptions {
@@ -39,6 +41,7 @@ export interface ReportOptions {
   csv?: string;
   md?: string;
   html?: string;
+  wide?: boolean;
 }
 
 /** Where emitReport writes; tests pass their own, commands use the default (process streams, fs). */
@@ -46,6 +49,8 @@ export interface ReportIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   writeFile: (path: string, text: string) => void;
+  /** The terminal's width, or undefined when stdout is not a terminal. */
+  columns?: () => number | undefined;
 }
 
 export const processIo: ReportIo = {
@@ -55,6 +60,7 @@ export const processIo: ReportIo = {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   },
+  columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
 };
 
 /** Adds --json, --csv [FILE], --md [FILE], --html FILE to a command's builder. */
@@ -64,7 +70,8 @@ export function addReportOptions<T>(y: Argv<T>): Argv<T & ReportOptions> {
     .option('csv', { type: 'string', describe: 'Write the main table as CSV to FILE (stdout if no FILE)' })
     .option('md', { type: 'string', describe: 'Write the report as Markdown to FILE (stdout if no FILE)' })
     .option('html', { type: 'string', describe: 'Write a self-contained HTML report to FILE' })
-    .group(['json', 'csv', 'md', 'html'], 'Output:') as unknown as Argv<T & ReportOptions>;
+    .option('wide', { type: 'boolean', describe: `Terminal tables at full width (default: fit the terminal, ${DEFAULT_COLUMNS} columns when not one)` })
+    .group(['json', 'csv', 'md', 'html', 'wide'], 'Output:') as unknown as Argv<T & ReportOptions>;
 }
 
 const toStdout = (v: string | undefined): boolean => v === '' || v === '-';
@@ -90,7 +97,7 @@ export function emitReport(report: Report, json: unknown, argv: ReportOptions, i
   if (argv.json) io.stdout(JSON.stringify(json, null, 2) + '\n');
   else if (toStdout(argv.csv)) io.stdout(renderCsv(report));
   else if (toStdout(argv.md)) io.stdout(renderMarkdown(report));
-  else io.stdout(renderTerminal(report));
+  else io.stdout(renderTerminal(report, argv.wide ? Infinity : (io.columns?.() ?? DEFAULT_COLUMNS)));
 
   for (const [path, text] of files) {
     io.writeFile(path, text);

@@ -42,12 +42,12 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
     { key: 'rank', header: '#', format: 'integer' },
     { key: 'system', header: 'System' },
     { key: 'ex', header: 'EX [95% CI]', format: 'percent' },
-    { key: 'correct', header: 'Correct', format: 'integer' },
-    ...(flags ? [{ key: 'clean', header: 'Clean-subset EX', format: 'percent' } as Column] : []),
+    { key: 'correct', header: 'Correct', format: 'integer', optional: true },
+    ...(flags ? [{ key: 'clean', header: 'Clean-subset EX', short: 'Clean EX', format: 'percent' } as Column] : []),
     ...run.difficultyLevels.map((l): Column => ({ key: `d_${l}`, header: l, format: 'percent' })),
     { key: 'errors', header: 'Exec err', format: 'integer' },
-    { key: 'timeouts', header: 'Timeouts', format: 'integer' },
-    { key: 'missing', header: 'Missing', format: 'integer' },
+    { key: 'timeouts', header: 'Timeouts', short: 'T/O', format: 'integer' },
+    { key: 'missing', header: 'Missing', short: 'Miss.', format: 'integer' },
   ];
   const rows = ranked.map((s, i) => ({
     rank: i + 1,

@@ -27,14 +27,14 @@ function blockRows(name: string, subsets: Record<string, MetricBlock>, extra: Re
 
 const METRIC_COLUMNS = [
   { key: 'n', header: 'n', format: 'integer' as const },
-  { key: 'coverage', header: 'Coverage', format: 'percent' as const },
+  { key: 'coverage', header: 'Coverage', short: 'Cov.', format: 'percent' as const },
   { key: 'kappa', header: 'κ', format: 'percent' as const },
-  { key: 'accuracy', header: 'Accuracy', format: 'percent' as const },
+  { key: 'accuracy', header: 'Accuracy', short: 'Acc.', format: 'percent' as const },
   { key: 'mcc', header: 'MCC', format: 'percent' as const },
   { key: 'f1', header: 'F1', format: 'percent' as const },
-  { key: 'precision', header: 'Precision', format: 'percent' as const },
-  { key: 'recall', header: 'Recall', format: 'percent' as const },
-  { key: 'overFlag', header: 'Over-flag', format: 'percent' as const },
+  { key: 'precision', header: 'Precision', short: 'Prec.', format: 'percent' as const },
+  { key: 'recall', header: 'Recall', short: 'Rec.', format: 'percent' as const },
+  { key: 'overFlag', header: 'Over-flag', short: 'Over', format: 'percent' as const, optional: true },
 ];
 
 export function validateReport(r: ValidateResult): Report {
@@ -66,7 +66,7 @@ export function validateReport(r: ValidateResult): Report {
           { key: 'kSd', header: 'κ SD', format: 'points' },
           { key: 'aMin', header: 'Acc min', format: 'percent' },
           { key: 'aMax', header: 'Acc max', format: 'percent' },
-          { key: 'unstable', header: 'Unstable items', format: 'integer' },
+          { key: 'unstable', header: 'Unstable items', short: 'Unst. items', format: 'integer' },
           { key: 'unstableShare', header: 'Unstable', format: 'percent' },
         ],
         rows: Object.entries(rep.subsets).map(([subset, s]) => ({
@@ -103,8 +103,8 @@ export function validateReport(r: ValidateResult): Report {
           { key: 'mb', header: 'b', format: 'integer' },
           { key: 'mc', header: 'c', format: 'integer' },
           { key: 'p', header: 'McNemar p', format: 'pvalue' },
-          { key: 'inter', header: 'κ(A,B)', format: 'percent' },
-          { key: 'need', header: 'n for Δκ 0.10', format: 'integer' },
+          { key: 'inter', header: 'κ(A,B)', format: 'percent', optional: true },
+          { key: 'need', header: 'n for Δκ 0.10', format: 'integer', optional: true },
         ],
         rows: r.pairs.flatMap((p) =>
           Object.entries(p.subsets).map(([subset, c]) => ({
@@ -150,10 +150,10 @@ export function validateReport(r: ValidateResult): Report {
           { key: 'flag', header: 'Flag' },
           { key: 'subset', header: 'Subset' },
           { key: 'n', header: 'n', format: 'integer' },
-          { key: 'tagged', header: 'Human tagged', format: 'integer' },
-          { key: 'flagged', header: 'Judge flagged', format: 'integer' },
+          { key: 'tagged', header: 'Human tagged', short: 'Human', format: 'integer' },
+          { key: 'flagged', header: 'Judge flagged', short: 'Judge', format: 'integer' },
           { key: 'agreed', header: 'Both', format: 'integer' },
-          { key: 'precision', header: 'Precision', format: 'percent' },
+          { key: 'precision', header: 'Precision', short: 'Prec.', format: 'percent' },
           { key: 'recall', header: 'Recall', format: 'percent' },
         ],
         rows: diagRows,

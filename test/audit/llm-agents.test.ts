@@ -11,7 +11,7 @@ import { parseLlmAgentSpecs } from '../../src/judge/agent-specs.js';
 import { generateAgentPredictions } from '../../src/judge/agents.js';
 import type { LlmAgentsOptions } from '../../src/judge/agents.js';
 import { openRunStore } from '../../src/store/run-store.js';
-import { SPIDER, runCli, runCliAndKill } from '../helpers/cli.js';
+import { SPIDER, maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
 import { questionOf, startFakeLlmServer } from '../judge/fake-llm-server.js';
 import type { FakeLlmServer, Reply, SeenRequest } from '../judge/fake-llm-server.js';
 
@@ -312,6 +312,7 @@ describe('sqlboard audit --llm-agent (CLI)', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('LLM agents');
     expect(table.stdout).toMatch(/gpt.*openai:gpt-4o.*29.*1/);
+    expect(maxLineWidth(table.stdout)).toBeLessThanOrEqual(100);
   }, 60_000);
 
   it('a re-run makes zero HTTP calls and gives the same flags', async () => {

@@ -51,3 +51,8 @@ export async function runCliAndKill(
   child.kill('SIGKILL');
   return exited;
 }
+
+/** The widest line of a command's output, in characters (what a terminal's columns count). */
+export function maxLineWidth(text: string): number {
+  return Math.max(0, ...text.split('\n').map((l) => [...l].length));
+}

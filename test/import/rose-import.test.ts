@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, SHARED } from '../helpers/cli.js';
+import { maxLineWidth, runCli, SHARED } from '../helpers/cli.js';
 import { importRoseDir, subsetFromPath } from '../../src/benchmark/rose-import.js';
 import { readItems } from '../../src/benchmark/items.js';
 import { InputFileError } from '../../src/errors.js';
@@ -54,6 +54,7 @@ describe('import rose (CLI, real ROSE runs)', () => {
     const r = await runCli(['import', 'rose', bench('gpt-5'), '--system', 'gpt-5']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('88.93%');
+    expect(maxLineWidth(r.stdout)).toBeLessThanOrEqual(100);
   });
 });
 

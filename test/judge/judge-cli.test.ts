@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readItems } from '../../src/benchmark/items.js';
-import { runCli, runCliAndKill } from '../helpers/cli.js';
+import { maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
 import { startFakeLlmServer } from './fake-llm-server.js';
 import type { FakeLlmServer } from './fake-llm-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from './spider-fixture.js';
@@ -114,6 +114,7 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
     const r = await runCli(args(store), { env });
     expect(r.code).toBe(PARTIAL);
     expect(r.stdout).toContain('Unscored items');
+    expect(maxLineWidth(r.stdout)).toBeLessThanOrEqual(100);
     expect(r.stdout).toMatch(/prover: invalid answer after 2 attempts/);
     expect(r.stdout).not.toContain('SECRET');
   });

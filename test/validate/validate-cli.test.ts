@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, SHARED } from '../helpers/cli.js';
+import { maxLineWidth, runCli, SHARED } from '../helpers/cli.js';
 
 const ROSE = join(SHARED, 'rose');
 const BIRD = join(ROSE, 'data', 'annotations', 'rose-vec-bird.json');
@@ -92,6 +92,8 @@ describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => 
     expect(a.stdout).toContain('unanimity(o3-ROSE,gemini-2.5-pro-ROSE,deepseek-r1-ROSE)');
     expect(a.stdout).toContain('80.4%');
     expect(a.stdout).toContain('For human review');
+    // Eleven columns of intervals fitted into the 100 columns of a non-terminal stdout.
+    expect(maxLineWidth(a.stdout)).toBeLessThanOrEqual(100);
     expect(existsSync(html)).toBe(true);
     expect(readFileSync(html, 'utf8')).toContain('Repeat-run spread');
     const b = await runCli([...ARGS, '--seed', '7']);
