@@ -7,7 +7,7 @@ import { loadPredictions } from '../benchmark/load-predictions.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
-import { ExecutionEngine } from '../execution/engine.js';
+import { DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_RESULT_BYTES, ExecutionEngine, MAX_RESULT_BYTES } from '../execution/engine.js';
 import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
@@ -24,6 +24,8 @@ interface ScoreArgs extends ReportOptions {
   comparator?: string;
   timeout: number;
   maxRows: number;
+  maxResultBytes: number;
+  maxMemoryMb: number;
   keepDistinct: boolean;
   store: string;
   items?: string;
@@ -47,6 +49,12 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
         .option('comparator', { choices: ['bird', 'spider'], describe: 'Official comparator (default: bird for BIRD questions, spider for Spider)' })
         .option('timeout', { type: 'number', default: 30, describe: 'Per-query time limit in seconds' })
         .option('max-rows', { type: 'number', default: 1_000_000, describe: 'Larger results are an execution error' })
+        .option('max-result-bytes', {
+          type: 'number',
+          default: DEFAULT_MAX_RESULT_BYTES,
+          describe: `Larger results are an execution error (a character or blob byte counts 1, a cell 8 more; at most ${MAX_RESULT_BYTES})`,
+        })
+        .option('max-memory-mb', { type: 'number', default: DEFAULT_MAX_MEMORY_MB, describe: 'Memory cap per execution process (MiB); a query past it is an execution error' })
         .option('keep-distinct', { type: 'boolean', default: false, describe: 'spider comparator: keep DISTINCT (test-suite --keep_distinct)' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' })
         .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' })
@@ -70,7 +78,16 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     if (!flags && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');
     const store = openRunStore(argv.store);
     // The execution processes boot while the files are read.
-    const engine = new ExecutionEngine({ dbRoot, timeoutSec: argv.timeout, maxRows: argv.maxRows, store, ...(argv.workers ? { workers: argv.workers } : {}) });
+    const engine = new ExecutionEngine({
+      dbRoot,
+      timeoutSec: argv.timeout,
+      maxRows: argv.maxRows,
+      maxResultBytes: argv.maxResultBytes,
+      maxMemoryMb: argv.maxMemoryMb,
+      store,
+      ...(argv.workers !== undefined ? { workers: argv.workers } : {}),
+    });
+    for (const note of engine.notes) process.stderr.write(`sqlboard: ${note}\n`);
     const progress = terminalProgress('executing');
     let loaded: { bench: Benchmark; systems: PredictionSet[] };
     let run: ExRun;

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { databaseFile, dbIdProblem, sqliteFileProblem } from './database-file.js';
 import { ExecutionStore } from '../store/executions.js';
 import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
+import { canMeasureMemory } from './process-memory.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
 export interface EngineOptions {
@@ -15,7 +16,11 @@ export interface EngineOptions {
   timeoutSec?: number;
   /** Larger results are an execution error "result too large" (default 1,000,000). */
   maxRows?: number;
-  /** Child processes (default: one per core). */
+  /** Larger results (see runQuery's cellBytes) are the execution error "result too large" (default 64 MiB). */
+  maxResultBytes?: number;
+  /** Resident memory cap per execution process in MiB, enforced from outside it (default 1024). */
+  maxMemoryMb?: number;
+  /** Child processes (default: one per core; never more than the cores, nor than memory allows). */
   workers?: number;
   /** Keeps every execution; a re-run executes nothing it already has. */
   store?: RunStore;
@@ -36,6 +41,17 @@ export interface EngineStats {
 
 export { databaseFile } from './database-file.js';
 
+export const DEFAULT_MAX_RESULT_BYTES = 64 * 2 ** 20;
+/**
+ * The largest byte budget allowed: the run store's JSON of a result spends at most 6 characters
+ * per counted byte, and 6 × 80,000,000 stays below V8's longest string (2^29 − 24 characters)
+ * and SQLite's largest value (10^9 bytes), so no result that passes the budget can break the store.
+ */
+export const MAX_RESULT_BYTES = 80_000_000;
+export const DEFAULT_MAX_MEMORY_MB = 1024;
+/** An execution process needs about 60 MB (100 MB from source through tsx) before it runs anything. */
+export const MIN_MEMORY_MB = 192;
+
 /** The same result without its rows (the same object when it has none). */
 export function withoutRows(r: ExecResult): ExecResult {
   return r.rows.length === 0 ? r : { ...r, rows: [] };
@@ -51,6 +67,9 @@ export class ExecutionEngine {
   private readonly store: ExecutionStore | undefined;
   private readonly timeoutMs: number;
   private readonly maxRows: number;
+  private readonly maxBytes: number;
+  /** Things the caller should tell the user (e.g. --workers lowered). */
+  readonly notes: string[] = [];
   private readonly memo = new Map<string, ExecResult>();
   private readonly shaByPath = new Map<string, string>();
   private readonly paths = new Map<string, string>();
@@ -62,9 +81,43 @@ export class ExecutionEngine {
     this.timeoutMs = Math.round(timeoutSec * 1000);
     this.maxRows = opts.maxRows ?? 1_000_000;
     if (!(Number.isInteger(this.maxRows) && this.maxRows >= 0)) throw new UserError('--max-rows must be a non-negative integer');
-    this.pool = new ProcessPool({ size: opts.workers ?? availableParallelism(), timeoutMs: this.timeoutMs, maxRows: this.maxRows });
+    this.maxBytes = opts.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    if (!(Number.isInteger(this.maxBytes) && this.maxBytes >= 0 && this.maxBytes <= MAX_RESULT_BYTES)) {
+      throw new UserError(`--max-result-bytes must be a whole number from 0 to ${MAX_RESULT_BYTES.toLocaleString('en-US')} (what the run store can always hold)`);
+    }
+    const memoryMb = opts.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB;
+    if (!(Number.isFinite(memoryMb) && memoryMb >= MIN_MEMORY_MB)) {
+      throw new UserError(`--max-memory-mb must be at least ${MIN_MEMORY_MB} (an execution process needs about 100 MB before it runs anything)`);
+    }
+    const workers = this.workerCount(opts.workers, memoryMb);
+    this.pool = new ProcessPool({
+      size: workers,
+      timeoutMs: this.timeoutMs,
+      maxRows: this.maxRows,
+      maxBytes: this.maxBytes,
+      ...(canMeasureMemory() ? { maxMemoryBytes: memoryMb * 2 ** 20 } : {}),
+    });
+    if (!canMeasureMemory()) this.notes.push('no /proc on this system: --max-memory-mb is not enforced');
     this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
     this.pool.warm();
+  }
+
+  /**
+   * --workers, capped by the cores (more processes only queue for them) and by memory: every
+   * process may grow to --max-memory-mb, and together they may take at most half of the machine.
+   */
+  private workerCount(asked: number | undefined, memoryMb: number): number {
+    if (asked !== undefined && !(Number.isInteger(asked) && asked >= 1)) throw new UserError(`--workers must be a whole number ≥ 1 (got ${String(asked)})`);
+    const cores = availableParallelism();
+    const byMemory = Math.max(1, Math.floor(totalmem() / 2 / (memoryMb * 2 ** 20)));
+    const cap = Math.min(cores, byMemory);
+    if (asked === undefined) return cap;
+    if (asked > cap) {
+      const why = cap === cores ? `${cores} cores` : `half the memory (${Math.round(totalmem() / 2 ** 30)} GiB) at --max-memory-mb ${memoryMb} each`;
+      this.notes.push(`--workers ${asked} lowered to ${cap}: more processes than ${why} would only compete`);
+      return cap;
+    }
+    return asked;
   }
 
   /** Where a database lives under --db-root, whether or not it is there. */
@@ -111,7 +164,7 @@ export class ExecutionEngine {
     requests: ExecRequest[],
     onProgress?: (done: number, total: number) => void,
     onResult?: (requestIndex: number, result: ExecResult) => void,
-    opts: { keepRows?: boolean } = {},
+    opts: { keepRows?: boolean; first?: (requestIndex: number) => boolean } = {},
   ): Promise<ExecResult[]> {
     // keepRows: false — the caller consumes rows in onResult; the engine returns every result
     // without rows and memoises none, executed now or read from the store, so big results die
@@ -121,14 +174,14 @@ export class ExecutionEngine {
     const found = new Map<string, ExecResult>();
     this.stats.requested += requests.length;
     const keys: string[] = [];
-    const todo = new Map<string, { dbSha: string; dbPath: string; sql: string }>();
+    const todo = new Map<string, { dbSha: string; dbPath: string; sql: string; lead: boolean }>();
     let reusedNow = 0;
-    for (const r of requests) {
+    for (const [i, r] of requests.entries()) {
       const dbPath = this.dbPath(r.dbId);
       const dbSha = await this.sha(dbPath);
       // The memo needs only a unique string; the store's key is a content hash, computed only
       // when there is a store to ask.
-      const key = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows) : `${dbSha}\n${r.sql}`;
+      const key = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : `${dbSha}\n${r.sql}`;
       keys.push(key);
       if (found.has(key) || todo.has(key)) continue;
       this.stats.distinct++;
@@ -140,7 +193,7 @@ export class ExecutionEngine {
         this.stats.reused++;
         reusedNow++;
       } else {
-        todo.set(key, { dbSha, dbPath, sql: r.sql });
+        todo.set(key, { dbSha, dbPath, sql: r.sql, lead: opts.first?.(i) ?? false });
       }
     }
     const total = reusedNow + todo.size;
@@ -159,9 +212,11 @@ export class ExecutionEngine {
     if (!keepRows) for (const [key, r] of found) found.set(key, withoutRows(r));
     // Longest-first keeps both processes busy to the end: a heavy query started last would
     // leave the other process idle. Cost is guessed from the database's size and the nesting.
+    // The requests `first` picks (the golds) go first, so that a caller comparing as results arrive
+    // never holds many big prediction results while their golds wait in the queue.
     const entries = [...todo.entries()]
       .map((e) => ({ e, cost: this.costGuess(e[1]) }))
-      .sort((a, b) => b.cost - a.cost)
+      .sort((a, b) => Number(b.e[1].lead) - Number(a.e[1].lead) || b.cost - a.cost)
       .map(({ e }) => e);
     await this.pool.run(
       entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),

@@ -30,25 +30,32 @@ function send(msg: ChildMessage): void {
 // restarted by each message, runs at most FLUSH_MS late.
 const FLUSH_MS = 10;
 const FLUSH_COUNT = 64;
+/** A big result goes out at once: a group of them would hold several budgets in this process's memory. */
+const FLUSH_BYTES = 1 << 20;
 
 process.on('message', (msg: ParentMessage) => {
   if (msg.type !== 'batch') return;
   let pending: { jobId: number; result: ExecResult }[] = [];
+  let pendingBytes = 0;
   let lastFlush = performance.now();
   const flush = (): void => {
     if (pending.length > 0) send({ type: 'results', results: pending });
     pending = [];
+    pendingBytes = 0;
     lastFlush = performance.now();
   };
+  const counted = { bytes: 0 };
   for (const job of msg.jobs) {
     let result: ExecResult;
+    counted.bytes = 0;
     try {
-      result = runQuery(connection(job.dbPath), job.sql, msg.maxRows);
+      result = runQuery(connection(job.dbPath), job.sql, msg.maxRows, msg.maxBytes, counted);
     } catch (e) {
       result = { status: 'error', columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
     }
     pending.push({ jobId: job.jobId, result });
-    if (pending.length >= FLUSH_COUNT || performance.now() - lastFlush >= FLUSH_MS) flush();
+    pendingBytes += counted.bytes;
+    if (pending.length >= FLUSH_COUNT || pendingBytes >= FLUSH_BYTES || performance.now() - lastFlush >= FLUSH_MS) flush();
   }
   flush();
   send({ type: 'idle' });

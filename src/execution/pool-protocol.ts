@@ -8,7 +8,7 @@ export interface PoolJob {
   isolate?: boolean;
 }
 
-export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number };
+export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number };
 
 export type ChildMessage =
   | { type: 'ready' }

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage, PoolJob } from './pool-protocol.js';
+import { residentBytes } from './process-memory.js';
 import type { ExecResult } from './types.js';
 
 export interface PoolOptions {
@@ -9,6 +10,10 @@ export interface PoolOptions {
   /** Per-query limit; a query still running then is SIGKILLed with its process. */
   timeoutMs: number;
   maxRows: number;
+  /** Byte budget per result, counted in the child while rows are stepped. */
+  maxBytes: number;
+  /** Resident memory cap per child process; a child above it is killed with its query (none: no cap). */
+  maxMemoryBytes?: number;
 }
 
 interface Slot {
@@ -17,7 +22,14 @@ interface Slot {
   /** Jobs sent and not yet answered; the first is the one running. */
   batch: PoolJob[];
   timer: NodeJS.Timeout | undefined;
+  /** Results this process has sent: a process that has served none is fresh for its first job. */
+  served: number;
+  /** Resident memory when it was ready and had served nothing (the runtime's own share). */
+  baseRss?: number;
 }
+
+/** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
+const MEMORY_POLL_MS = 20;
 
 const isSource = import.meta.url.endsWith('.ts');
 const CHILD = fileURLToPath(new URL(`./exec-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
@@ -35,8 +47,14 @@ export class ProcessPool {
   private onResult: (jobId: number, result: ExecResult) => void = () => {};
   private finish: (() => void) | undefined;
   private closed = false;
+  private readonly memoryWatch: NodeJS.Timeout | undefined;
 
-  constructor(private readonly opts: PoolOptions) {}
+  constructor(private readonly opts: PoolOptions) {
+    if (opts.maxMemoryBytes !== undefined) {
+      this.memoryWatch = setInterval(() => this.checkMemory(opts.maxMemoryBytes!), MEMORY_POLL_MS);
+      this.memoryWatch.unref();
+    }
+  }
 
   /** Starts the processes now, so their start-up overlaps whatever the caller does next. */
   warm(): void {
@@ -66,6 +84,7 @@ export class ProcessPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.memoryWatch) clearInterval(this.memoryWatch);
     await Promise.all(this.slots.map((s) => this.stop(s)));
     this.slots.length = 0;
   }
@@ -76,9 +95,13 @@ export class ProcessPool {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       execArgv: isSource ? ['--import', 'tsx'] : [],
     });
-    const slot: Slot = { child, ready: false, batch: [], timer: undefined };
-    child.on('message', (msg: ChildMessage) => this.onMessage(slot, msg));
+    const slot: Slot = { child, ready: false, batch: [], timer: undefined, served: 0 };
+    // A message already in the pipe from a process just replaced must not reach its old slot: an
+    // 'idle' would hand queued jobs to a dead process, where they were lost and the run hung.
+    child.on('message', (msg: ChildMessage) => this.slots.includes(slot) && this.onMessage(slot, msg));
     child.on('exit', (code, signal) => this.onExit(slot, code, signal));
+    // Sending to a process that died after its last message fails with EPIPE; 'exit' handles it.
+    child.on('error', () => {});
     return slot;
   }
 
@@ -91,6 +114,7 @@ export class ProcessPool {
         const at = slot.batch.findIndex((j) => j.jobId === jobId);
         if (at < 0) continue;
         slot.batch.splice(at, 1);
+        slot.served++;
         this.settle(jobId, result);
       }
       this.arm(slot);
@@ -107,7 +131,7 @@ export class ProcessPool {
     let take = 0;
     while (take < size && take < this.queue.length && (take === 0 || !this.queue[take]!.isolate)) take++;
     slot.batch = this.queue.splice(0, take);
-    const msg: ParentMessage = { type: 'batch', jobs: slot.batch, maxRows: this.opts.maxRows };
+    const msg: ParentMessage = { type: 'batch', jobs: slot.batch, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes };
     slot.child.send(msg);
     this.arm(slot);
   }
@@ -132,6 +156,37 @@ export class ProcessPool {
     });
   }
 
+  /**
+   * Kills a busy process whose resident memory passed the cap, blaming its running query only when
+   * that query is the first the process ran (else memory kept from earlier queries may be to blame,
+   * and the query gets one more try alone in a fresh process). An idle process holding more than
+   * half of what the cap leaves above its start-up size (allocators rarely give memory back) is
+   * replaced before it is blamed for anything.
+   */
+  private checkMemory(cap: number): void {
+    for (const slot of [...this.slots]) {
+      const pid = slot.child.pid;
+      if (pid === undefined || !slot.ready) continue;
+      const rss = residentBytes(pid);
+      if (rss === undefined) continue;
+      if (slot.served === 0 && slot.batch.length === 0) slot.baseRss ??= rss;
+      if (slot.batch.length === 0) {
+        const base = slot.baseRss ?? 0;
+        if (slot.served > 0 && rss > base + (cap - base) / 2 && !this.closed) this.replace(slot, undefined);
+        continue;
+      }
+      if (rss <= cap) continue;
+      const mb = (n: number): string => `${Math.round(n / 2 ** 20)} MB`;
+      const first = slot.batch.length === 1 && (slot.served === 0 || slot.batch[0]!.isolate === true);
+      this.replace(
+        slot,
+        first
+          ? { status: 'error', columns: [], rows: [], error: `memory limit: the query's process reached ${mb(rss)} (--max-memory-mb ${Math.round(cap / 2 ** 20)})`, ms: 0 }
+          : undefined,
+      );
+    }
+  }
+
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.closed || !this.slots.includes(slot)) return;
     this.replace(slot, {
@@ -149,7 +204,7 @@ export class ProcessPool {
    * (answers travel in groups) they all go back to the queue to be run one at a time, so the
    * culprit is found without blaming its neighbours.
    */
-  private replace(slot: Slot, resultForRunning: ExecResult): void {
+  private replace(slot: Slot, resultForRunning: ExecResult | undefined): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     if (slot.timer) clearTimeout(slot.timer);
@@ -158,7 +213,7 @@ export class ProcessPool {
     const unanswered = slot.batch;
     slot.batch = [];
     this.slots[index] = this.spawn();
-    if (unanswered.length === 1) this.settle(unanswered[0]!.jobId, resultForRunning);
+    if (unanswered.length === 1 && resultForRunning) this.settle(unanswered[0]!.jobId, resultForRunning);
     else this.queue.unshift(...unanswered.map((j) => ({ ...j, isolate: true })));
   }
 

@@ -14,7 +14,13 @@ class QueryError extends Error {}
  * rows as arrays (duplicate column names survive), integers exact (bigint beyond ±2^53),
  * double-quoted literals accepted, and nothing that could change the database allowed.
  */
-export function runQuery(db: Database.Database, sql: string, maxRows: number): ExecResult {
+export function runQuery(
+  db: Database.Database,
+  sql: string,
+  maxRows: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+  counted: { bytes: number } = { bytes: 0 },
+): ExecResult {
   const started = process.hrtime.bigint();
   const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
   try {
@@ -31,6 +37,9 @@ export function runQuery(db: Database.Database, sql: string, maxRows: number): E
     const columns = stmt.columns().map((c) => c.name);
     const rows: Cell[][] = [];
     const integralReals: number[] = [];
+    // The byte budget is counted as rows are stepped, so a huge result stops here, in the execution
+    // process, instead of reaching the parent and the run store (see cellBytes for what counts).
+    let bytes = 0;
     for (const row of stmt.iterate() as IterableIterator<unknown[]>) {
       if (rows.length >= maxRows) {
         throw new QueryError(`result too large: more than ${maxRows.toLocaleString('en-US')} rows (--max-rows)`);
@@ -40,14 +49,34 @@ export function runQuery(db: Database.Database, sql: string, maxRows: number): E
       for (let c = 0; c < row.length; c++) {
         const v = row[c];
         if (typeof v === 'number' && Number.isInteger(v)) integralReals.push(rows.length * row.length + c);
+        bytes += cellBytes(v);
         row[c] = toCell(v);
+      }
+      bytes += ROW_BYTES;
+      if (bytes > maxBytes) {
+        throw new QueryError(`result too large: more than ${maxBytes.toLocaleString('en-US')} bytes (--max-result-bytes)`);
       }
       rows.push(row as Cell[]);
     }
+    counted.bytes = bytes;
     return { status: 'ok', columns, rows, ...(integralReals.length > 0 ? { integralReals } : {}), ms: elapsed() };
   } catch (e) {
     return { status: 'error', columns: [], rows: [], error: (e as Error).message, ms: elapsed() };
   }
+}
+
+/** What a row counts against the byte budget besides its cells (its array costs about that much). */
+const ROW_BYTES = 16;
+
+/**
+ * What one cell counts against the byte budget: a string its length, a blob its bytes, anything
+ * else 8; a string or blob 8 more. The run store's JSON spends at most 6 characters per counted byte (a control character
+ * becomes \\u0000, a number up to 25 characters), which is what bounds MAX_RESULT_BYTES.
+ */
+function cellBytes(v: unknown): number {
+  if (typeof v === 'string') return v.length + 8;
+  if (v instanceof Uint8Array) return v.byteLength + 8;
+  return 8;
 }
 
 function toCell(v: unknown): Cell {

@@ -52,8 +52,9 @@ export class ExecutionStore {
     return sha;
   }
 
-  static key(dbSha: string, sql: string, maxRows: number): string {
-    return createHash('sha256').update(`${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${sql}`).digest('hex');
+  /** The limits are part of the key: a result too large under one budget may fit another. */
+  static key(dbSha: string, sql: string, maxRows: number, maxBytes: number): string {
+    return createHash('sha256').update(`${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`).digest('hex');
   }
 
   lookup(key: string, timeoutMs: number): ExecResult | undefined {
@@ -70,6 +71,16 @@ export class ExecutionStore {
   }
 
   save(key: string, dbSha: string, sql: string, result: ExecResult, timeoutMs: number, maxRows: number): void {
+    let rows: string;
+    try {
+      rows = encodeRows(result.rows);
+    } catch (e) {
+      // The engine's byte budget keeps every result below what JSON and SQLite can hold; should
+      // one still not fit, it is kept as the error it is rather than ending the run.
+      if (!(e instanceof RangeError)) throw e;
+      result = { status: 'error', columns: [], rows: [], error: `result too large to keep in the run store (${e.message})`, ms: result.ms };
+      rows = '[]';
+    }
     this.put.run({
       key,
       db: dbSha,
@@ -77,7 +88,7 @@ export class ExecutionStore {
       status: result.status,
       // Plain array of names, or {names, integralReals} when the result has integral REALs.
       columns: JSON.stringify(result.integralReals ? { names: result.columns, integralReals: result.integralReals } : result.columns),
-      rows: encodeRows(result.rows),
+      rows,
       error: result.error ?? null,
       ms: result.ms,
       timeoutMs,
