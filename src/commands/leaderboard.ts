@@ -9,6 +9,8 @@ import { itemsJson, itemsReport } from '../report/leaderboard-items.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
 import { finishRun } from './outcome.js';
+import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
+import { breakdownByDatabase } from '../stats/by-database.js';
 import { analyseBoard } from '../stats/board-gaps.js';
 import { itemsLeaderboard } from '../stats/leaderboard.js';
 
@@ -25,6 +27,7 @@ interface LeaderboardArgs extends ReportOptions {
   seed: number;
   iterations: number;
   failUnder?: string[];
+  by?: string;
 }
 
 /** What `leaderboard --fail-under` can gate, per system. */
@@ -47,6 +50,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .option('confidence', { type: 'number', default: 0.95, describe: 'Confidence for intervals, tests and g*' })
         .option('seed', { type: 'number', default: 42, describe: 'Bootstrap seed' })
         .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
+        .option('by', { choices: ['db'], describe: 'Also break accuracy down per database (needs dbId in the verdicts; every output format)' })
         .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: accuracy (or ex), clean` })
         .epilogue(
           'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
@@ -60,6 +64,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
   handler: (argv) => {
     const itemFiles = [...(argv.files ?? []), ...(argv.items ?? [])];
     if (argv.board !== undefined) {
+      if (argv.by !== undefined) throw new UserError('--by db needs per-item verdicts; a published --board has no per-database scores');
       if (argv.failUnder?.length) throw new UserError('--fail-under gates systems scored from verdict files, not a published --board');
       if (itemFiles.length || argv.flags) throw new UserError('--board analyses a published leaderboard; do not combine it with verdict files or --flags');
       if (argv.n === undefined || (argv.flawed === undefined && argv['error-rate'] === undefined)) {
@@ -84,7 +89,17 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
     const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed, errorRate: argv['error-rate'], seed, iterations, confidence }));
     if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
     const ctx = { files: itemFiles, flagsFile: argv.flags };
-    emitReport(itemsReport(lb, ctx), itemsJson(lb, ctx), argv);
+    const report = itemsReport(lb, ctx);
+    const json = itemsJson(lb, ctx);
+    if (argv.by === 'db') {
+      const items = sources.flatMap((s) => s.records);
+      if (!items.some((r) => r.dbId !== undefined)) throw new UserError('--by db: the verdict files carry no dbId (score --items and judge --items write it)');
+      const { fields, labels } = itemMetricFields(items);
+      const byDb = breakdownByDatabase(items, lb.systems.map((s) => s.system), fields, confidence);
+      report.sections.splice(1, 0, byDatabaseSection(byDb, 'Accuracy', labels));
+      json.byDb = byDb;
+    }
+    emitReport(report, json, argv);
     const undecided = lb.systems.reduce((k, s) => k + s.undecided, 0);
     const gated = lb.systems.map((s) => ({ name: s.system, metrics: { accuracy: s.accuracy.estimate, ex: s.accuracy.estimate, clean: s.clean?.accuracy.estimate } }));
     finishRun({

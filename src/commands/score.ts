@@ -12,6 +12,8 @@ import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execu
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
 import { finishRun } from './outcome.js';
+import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
+import { breakdownByDatabase } from '../stats/by-database.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from '../report/progress.js';
@@ -32,6 +34,7 @@ interface ScoreArgs extends ReportOptions {
   workers?: number;
   flags?: string;
   failUnder?: string[];
+  by?: string;
 }
 
 /** What `score --fail-under` can gate, per system. */
@@ -63,6 +66,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
           describe: 'Gold-error flags CSV (task_id,predicted_label; 0 = wrong gold): adds accuracy on the clean subset (default with the bundled data: its audit flags)',
         })
         .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' })
+        .option('by', { choices: ['db'], describe: 'Also break the scores down per database (table, --json byDb, CSV, Markdown, HTML)' })
         .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: ex, clean` }),
     ) as unknown as Argv<ScoreArgs>,
   handler: async (argv) => {
@@ -104,7 +108,16 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     if (argv.items) writeItems(argv.items, run.items);
     const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags) } : undefined;
     for (const line of loadNotes(questions, loaded.bench, loaded.systems)) process.stderr.write(line);
-    emitReport(scoreReport(run, questions, flagInfo), scoreJson(run, questions, flagInfo), argv);
+    const report = scoreReport(run, questions, flagInfo);
+    const json = scoreJson(run, questions, flagInfo);
+    if (argv.by === 'db') {
+      const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy).map((s) => s.name);
+      const { fields, labels } = itemMetricFields(run.items);
+      const byDb = breakdownByDatabase(run.items, ranked, fields);
+      report.sections.push(byDatabaseSection(byDb, 'EX', labels));
+      Object.assign(json, { byDb });
+    }
+    emitReport(report, json, argv);
     const gated = run.systems.map((s) => ({ name: s.name, metrics: { ex: s.accuracy, clean: s.clean?.accuracy } }));
     finishRun({ partial: [], belowThreshold: unmetGates(gates, gated) });
   },
