@@ -13,10 +13,11 @@ const FLAGS = join(SHARED, 'salus', 'predictions', 'frontier_spider.csv');
 
 let browser: { context: BrowserContext; close: () => Promise<void> };
 
+// The first run on a machine unpacks the bundled Chromium (~200 MB); on a loaded machine that can take a minute.
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   browser = await launchChromium();
-});
+}, 240_000);
 afterAll(async () => {
   await browser?.close();
 });
