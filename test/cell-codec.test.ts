@@ -10,4 +10,11 @@ describe('run store row encoding', () => {
     expect(decodeRows(encodeRows(rows))).toEqual(rows);
     expect(decodeRows(encodeRows([[1, 'a']]))).toEqual([[1, 'a']]);
   });
+
+  it('keeps ±Infinity and -0, which plain JSON turns into null and 0', () => {
+    const rows = [[Infinity, -Infinity, -0, 0, null]];
+    const back = decodeRows(encodeRows(rows));
+    expect(back).toEqual(rows);
+    expect(Object.is(back[0]![2], -0)).toBe(true);
+  });
 });

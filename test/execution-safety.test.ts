@@ -193,6 +193,40 @@ describe('the run store keeps what an execution recorded', () => {
     expect(strict.r.status).toBe('timeout');
   });
 
+  it('needRows: false keeps rows out of this process: bird verdicts come from row-set digests, executed or from the store', async () => {
+    const { openRunStore } = await import('../src/store/run-store.js');
+    const { birdEqual } = await import('../src/execution/compare-bird.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-store-')), 'store.db');
+    // Same set in another order and with a repeat; a different set; an error.
+    const reqs = [
+      'SELECT uid, Airline FROM airlines WHERE uid <= 3',
+      'SELECT uid, Airline FROM airlines WHERE uid <= 3 UNION ALL SELECT uid, Airline FROM airlines WHERE uid = 2 ORDER BY uid DESC',
+      'SELECT uid, Airline FROM airlines WHERE uid <= 4',
+      'SELECT nope FROM airlines',
+    ].map((sql) => ({ dbId: 'flight_2', sql }));
+    const plain = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1 });
+    const withRows = await plain.run(reqs).finally(() => plain.close());
+    const expected = [1, 2, 3].map((i) => birdEqual(withRows[0]!, withRows[i]!));
+    expect(expected).toEqual([true, false, false]);
+    for (const round of ['executed', 'reused'] as const) {
+      const store = openRunStore(file);
+      const lean = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1, store });
+      try {
+        const heard: ExecResult[] = [];
+        await lean.run(reqs, undefined, (i, r) => (heard[i] = r), { keepRows: false, needRows: false });
+        expect(lean.stats).toMatchObject(round === 'executed' ? { executed: 4 } : { reused: 4 });
+        expect(heard.every((r) => r.rows.length === 0)).toBe(true);
+        expect(heard[0]!.rowSet).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+        expect([1, 2, 3].map((i) => birdEqual(heard[0]!, heard[i]!))).toEqual(expected);
+        // A caller that needs rows still gets them from the same store entries.
+        if (round === 'reused') expect((await lean.run([reqs[2]!]))[0]!.rows).toHaveLength(4);
+      } finally {
+        await lean.close();
+        store.close();
+      }
+    }
+  });
+
   it('keepRows: false hands rows to onResult only; results read from the store come back without rows too', async () => {
     const { openRunStore } = await import('../src/store/run-store.js');
     const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-store-')), 'store.db');

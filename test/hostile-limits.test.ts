@@ -58,6 +58,9 @@ describe('--workers', () => {
     const engine = new ExecutionEngine({ dbRoot: DB_ROOT, workers: 300 });
     try {
       expect(engine.notes).toEqual([`--workers 300 lowered to ${availableParallelism()}: more processes than ${availableParallelism()} cores would only compete`]);
+      // One process boots at once; the rest start with the first query to run.
+      expect(engine.workerPids().length).toBe(1);
+      await engine.run([{ dbId: 'concert_singer', sql: 'SELECT 1' }]);
       expect(engine.workerPids().length).toBe(availableParallelism());
     } finally {
       await engine.close();

@@ -1,4 +1,5 @@
 import { rowKey } from './python-value.js';
+import { rowSetDigest } from './row-set.js';
 import type { ExecResult } from './types.js';
 
 // A result is compared with many others (the gold with every system's prediction): key it once.
@@ -20,6 +21,10 @@ function rowSet(r: ExecResult): Set<string> {
 export function birdEqual(gold: ExecResult, pred: ExecResult): boolean {
   if (gold.status !== 'ok' || pred.status !== 'ok') return false;
   if (gold === pred) return true;
+  // A digest stands for rows that were never copied to this process (ExecResult.rowSet).
+  if (gold.rowSet !== undefined || pred.rowSet !== undefined) {
+    return (gold.rowSet ?? rowSetDigest(gold.rows)) === (pred.rowSet ?? rowSetDigest(pred.rows));
+  }
   const g = rowSet(gold);
   const p = rowSet(pred);
   if (g.size !== p.size) return false;

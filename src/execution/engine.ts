@@ -7,6 +7,7 @@ import { ExecutionStore } from '../store/executions.js';
 import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
 import { canMeasureMemory } from './process-memory.js';
+import { fromWire } from './wire-result.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
 export interface EngineOptions {
@@ -99,7 +100,10 @@ export class ExecutionEngine {
     });
     if (!canMeasureMemory()) this.notes.push('no /proc on this system: --max-memory-mb is not enforced');
     this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
-    this.pool.warm();
+    // One process starts now and boots while the caller reads its files; the others start
+    // with the first query that is not in the run store, so a re-run that finds everything
+    // there starts no more.
+    this.pool.warm(1);
   }
 
   /**
@@ -164,36 +168,43 @@ export class ExecutionEngine {
     requests: ExecRequest[],
     onProgress?: (done: number, total: number) => void,
     onResult?: (requestIndex: number, result: ExecResult) => void,
-    opts: { keepRows?: boolean; first?: (requestIndex: number) => boolean } = {},
+    opts: { keepRows?: boolean; needRows?: boolean; first?: (requestIndex: number) => boolean } = {},
   ): Promise<ExecResult[]> {
     // keepRows: false — the caller consumes rows in onResult; the engine returns every result
     // without rows and memoises none, executed now or read from the store, so big results die
     // young instead of filling the heap (the store still gets every row).
-    const keepRows = opts.keepRows ?? true;
+    // needRows: false — the caller compares with ExecResult.rowSet only (the `bird` comparison):
+    // rows stay in the execution processes and the run store, and never reach this process.
+    const needRows = opts.needRows ?? true;
+    const keepRows = needRows && (opts.keepRows ?? true);
     /** This call's results by key (rows dropped once onResult has had them, unless keepRows). */
     const found = new Map<string, ExecResult>();
     this.stats.requested += requests.length;
     const keys: string[] = [];
-    const todo = new Map<string, { dbSha: string; dbPath: string; sql: string; lead: boolean }>();
+    const todo = new Map<string, { storeKey: string; dbSha: string; dbPath: string; sql: string; lead: boolean }>();
+    const shas = new Map<string, string>();
+    for (const id of new Set(requests.map((r) => r.dbId))) shas.set(id, await this.sha(this.dbPath(id)));
     let reusedNow = 0;
     for (const [i, r] of requests.entries()) {
-      const dbPath = this.dbPath(r.dbId);
-      const dbSha = await this.sha(dbPath);
-      // The memo needs only a unique string; the store's key is a content hash, computed only
-      // when there is a store to ask.
-      const key = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : `${dbSha}\n${r.sql}`;
+      const dbSha = shas.get(r.dbId)!;
+      // Requests repeat (systems agree with each other and with the gold): the store's content
+      // hash is computed once per distinct query, not once per request.
+      const key = `${dbSha}\n${r.sql}`;
       keys.push(key);
       if (found.has(key) || todo.has(key)) continue;
       this.stats.distinct++;
+      const storeKey = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '';
       // Known from an earlier call of this engine, or from the run store.
-      const stored = this.memo.get(key) ?? this.store?.lookup(key, this.timeoutMs);
+      const stored = this.memo.get(key) ?? this.store?.lookup(storeKey, this.timeoutMs, needRows);
       if (stored) {
         if (keepRows) this.memo.set(key, stored);
         found.set(key, stored);
         this.stats.reused++;
         reusedNow++;
       } else {
-        todo.set(key, { dbSha, dbPath, sql: r.sql, lead: opts.first?.(i) ?? false });
+        // The first query to run starts the processes the constructor did not.
+        if (todo.size === 0) this.pool.warm();
+        todo.set(key, { storeKey, dbSha, dbPath: this.dbPath(r.dbId), sql: r.sql, lead: opts.first?.(i) ?? false });
       }
     }
     const total = reusedNow + todo.size;
@@ -218,19 +229,27 @@ export class ExecutionEngine {
       .map((e) => ({ e, cost: this.costGuess(e[1]) }))
       .sort((a, b) => Number(b.e[1].lead) - Number(a.e[1].lead) || b.cost - a.cost)
       .map(({ e }) => e);
-    await this.pool.run(
-      entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
-      (jobId, result) => {
-        const [key, v] = entries[jobId]!;
-        if (keepRows) this.memo.set(key, result);
-        found.set(key, keepRows ? result : withoutRows(result));
-        this.stats.executed++;
-        this.stats.executionMs += result.ms;
-        this.store?.save(key, v.dbSha, v.sql, result, this.timeoutMs, this.maxRows);
-        for (const i of waiting.get(key) ?? []) onResult!(i, result);
-        onProgress?.(++done, total);
-      },
-    );
+    // The store wants every result's rows (as JSON) and digest, for any later run.
+    const want = { rows: needRows || this.store !== undefined, rowSet: !needRows || this.store !== undefined };
+    try {
+      await this.pool.run(
+        entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
+        want,
+        (jobId, wire) => {
+          const [key, v] = entries[jobId]!;
+          const result = fromWire(wire, needRows);
+          if (keepRows) this.memo.set(key, result);
+          found.set(key, keepRows ? result : withoutRows(result));
+          this.stats.executed++;
+          this.stats.executionMs += result.ms;
+          this.store?.save(v.storeKey, v.dbSha, v.sql, wire, this.timeoutMs, this.maxRows);
+          for (const i of waiting.get(key) ?? []) onResult!(i, result);
+          onProgress?.(++done, total);
+        },
+      );
+    } finally {
+      this.store?.flush();
+    }
     return keys.map((k) => found.get(k)!);
   }
 

@@ -128,7 +128,9 @@ export async function runEx(
       if (f1OwnRuns) pairs.push({ gold: f1GoldIndex[ti]!, pred: f1PredIndex[si]![ti]!, onBoth: (g, p) => (f1[si]![ti] = softF1(g, p)) });
     }),
   );
-  const results = await runPairs(engine, requests, pairs, onProgress);
+  // The bird comparison needs only each result's row set, computed where the rows are produced;
+  // the spider comparison and soft-F1 need the rows.
+  const results = await runPairs(engine, requests, pairs, onProgress, { needRows: opts.comparator !== 'bird' || wantF1 });
   const gold = results.slice(0, nTasks);
 
   const items: ItemRecord[] = [];

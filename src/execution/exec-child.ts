@@ -8,7 +8,8 @@ import Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { runQuery } from './run-query.js';
 import type { ExecResult } from './types.js';
-import type { ChildMessage, ParentMessage } from './pool-protocol.js';
+import type { ChildMessage, ParentMessage, WireResult } from './pool-protocol.js';
+import { toWire } from './wire-result.js';
 
 const connections = new Map<string, Database.Database>();
 
@@ -35,7 +36,7 @@ const FLUSH_BYTES = 1 << 20;
 
 process.on('message', (msg: ParentMessage) => {
   if (msg.type !== 'batch') return;
-  let pending: { jobId: number; result: ExecResult }[] = [];
+  let pending: { jobId: number; result: WireResult }[] = [];
   let pendingBytes = 0;
   let lastFlush = performance.now();
   const flush = (): void => {
@@ -53,7 +54,7 @@ process.on('message', (msg: ParentMessage) => {
     } catch (e) {
       result = { status: 'error', columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
     }
-    pending.push({ jobId: job.jobId, result });
+    pending.push({ jobId: job.jobId, result: toWire(result, msg.want) });
     pendingBytes += counted.bytes;
     if (pending.length >= FLUSH_COUNT || pendingBytes >= FLUSH_BYTES || performance.now() - lastFlush >= FLUSH_MS) flush();
   }

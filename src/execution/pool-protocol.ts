@@ -8,9 +8,23 @@ export interface PoolJob {
   isolate?: boolean;
 }
 
-export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number };
+/** What the parent needs of each result, so the execution process builds nothing more. */
+export interface ResultWants {
+  /** The rows, as their run-store JSON (WireResult.rowsJson). */
+  rows: boolean;
+  /** ExecResult.rowSet, the digest a `bird` comparison needs. */
+  rowSet: boolean;
+}
+
+/**
+ * A result as it leaves an execution process: the rows travel encoded for the run store (one
+ * string copies faster than an array of arrays, and the parent stores it as it is).
+ */
+export type WireResult = Omit<ExecResult, 'rows'> & { rowsJson?: string };
+
+export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number; want: ResultWants };
 
 export type ChildMessage =
   | { type: 'ready' }
   | { type: 'idle' }
-  | { type: 'results'; results: { jobId: number; result: ExecResult }[] };
+  | { type: 'results'; results: { jobId: number; result: WireResult }[] };

@@ -1,8 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ChildMessage, ParentMessage, PoolJob } from './pool-protocol.js';
+import type { ChildMessage, ParentMessage, PoolJob, ResultWants, WireResult } from './pool-protocol.js';
 import { residentBytes } from './process-memory.js';
-import type { ExecResult } from './types.js';
 
 export interface PoolOptions {
   /** Child processes (default: one per core). */
@@ -44,7 +43,8 @@ export class ProcessPool {
   private readonly slots: Slot[] = [];
   private queue: PoolJob[] = [];
   private pending = 0;
-  private onResult: (jobId: number, result: ExecResult) => void = () => {};
+  private onResult: (jobId: number, result: WireResult) => void = () => {};
+  private want: ResultWants = { rows: true, rowSet: false };
   private finish: (() => void) | undefined;
   private closed = false;
   private readonly memoryWatch: NodeJS.Timeout | undefined;
@@ -56,17 +56,18 @@ export class ProcessPool {
     }
   }
 
-  /** Starts the processes now, so their start-up overlaps whatever the caller does next. */
-  warm(): void {
-    while (!this.closed && this.slots.length < this.opts.size) this.slots.push(this.spawn());
+  /** Starts processes now (up to `count`), so their start-up overlaps whatever the caller does next. */
+  warm(count = this.opts.size): void {
+    while (!this.closed && this.slots.length < Math.min(count, this.opts.size)) this.slots.push(this.spawn());
   }
 
-  run(jobs: PoolJob[], onResult: (jobId: number, result: ExecResult) => void): Promise<void> {
+  run(jobs: PoolJob[], want: ResultWants, onResult: (jobId: number, result: WireResult) => void): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     if (this.closed) throw new Error('pool closed');
     // One run at a time: results are routed to this run's callback.
     if (this.finish) throw new Error('the execution pool is already running a batch of queries');
     this.onResult = onResult;
+    this.want = want;
     // concat, not push(...jobs): spreading some 130,000 jobs as arguments overflows the stack.
     this.queue = this.queue.concat(jobs);
     this.pending += jobs.length;
@@ -118,22 +119,30 @@ export class ProcessPool {
         this.settle(jobId, result);
       }
       this.arm(slot);
+      this.dispatch(slot);
     } else if (msg.type === 'idle') {
       this.dispatch(slot);
     }
   }
 
   private dispatch(slot: Slot): void {
-    if (!slot.ready || slot.batch.length > 0 || this.queue.length === 0 || this.closed) return;
-    // Batches shrink as the queue drains so that the last jobs spread over all processes;
-    // a suspect from a killed batch always goes alone.
+    if (!slot.ready || this.queue.length === 0 || this.closed) return;
+    // A suspect from a killed batch always goes alone, to a process with nothing else to do.
+    if (slot.batch.length > 0 && (slot.batch[0]!.isolate || this.queue[0]!.isolate)) return;
+    // Batches shrink as the queue drains so that the last jobs spread over all processes.
     const size = this.queue[0]!.isolate ? 1 : Math.max(1, Math.min(256, Math.ceil(this.queue.length / (this.opts.size * 4))));
+    // The next batch goes out while the process still works on the last one, so it never waits
+    // for a round trip to the parent: about two batches are outstanding at most.
+    if (slot.batch.length >= size) return;
     let take = 0;
     while (take < size && take < this.queue.length && (take === 0 || !this.queue[take]!.isolate)) take++;
-    slot.batch = this.queue.splice(0, take);
-    const msg: ParentMessage = { type: 'batch', jobs: slot.batch, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes };
+    const jobs = this.queue.splice(0, take);
+    const wasIdle = slot.batch.length === 0;
+    slot.batch = slot.batch.concat(jobs);
+    const msg: ParentMessage = { type: 'batch', jobs, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes, want: this.want };
     slot.child.send(msg);
-    this.arm(slot);
+    // A running query's timer is not restarted by more work queued behind it.
+    if (wasIdle) this.arm(slot);
   }
 
   private arm(slot: Slot): void {
@@ -150,7 +159,6 @@ export class ProcessPool {
     this.replace(slot, {
       status: 'timeout',
       columns: [],
-      rows: [],
       error: `timed out after ${this.opts.timeoutMs / 1000} s (--timeout)`,
       ms: this.opts.timeoutMs,
     });
@@ -181,7 +189,7 @@ export class ProcessPool {
       this.replace(
         slot,
         first
-          ? { status: 'error', columns: [], rows: [], error: `memory limit: the query's process reached ${mb(rss)} (--max-memory-mb ${Math.round(cap / 2 ** 20)})`, ms: 0 }
+          ? { status: 'error', columns: [], error: `memory limit: the query's process reached ${mb(rss)} (--max-memory-mb ${Math.round(cap / 2 ** 20)})`, ms: 0 }
           : undefined,
       );
     }
@@ -192,7 +200,6 @@ export class ProcessPool {
     this.replace(slot, {
       status: 'error',
       columns: [],
-      rows: [],
       error: `the execution process died (${signal ?? `exit code ${code}`}) while running this query`,
       ms: 0,
     });
@@ -204,7 +211,7 @@ export class ProcessPool {
    * (answers travel in groups) they all go back to the queue to be run one at a time, so the
    * culprit is found without blaming its neighbours.
    */
-  private replace(slot: Slot, resultForRunning: ExecResult | undefined): void {
+  private replace(slot: Slot, resultForRunning: WireResult | undefined): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     if (slot.timer) clearTimeout(slot.timer);
@@ -217,7 +224,7 @@ export class ProcessPool {
     else this.queue.unshift(...unanswered.map((j) => ({ ...j, isolate: true })));
   }
 
-  private settle(jobId: number, result: ExecResult): void {
+  private settle(jobId: number, result: WireResult): void {
     this.onResult(jobId, result);
     this.pending--;
     if (this.pending === 0 && this.finish) {

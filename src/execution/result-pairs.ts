@@ -11,13 +11,15 @@ export interface ResultPair {
 /**
  * Runs the requests and calls each pair's `onBoth` as soon as both its results exist, while
  * other queries still run. A result's rows are dropped once every pair that uses it is done,
- * so that big results die young; the returned results carry no rows.
+ * so that big results die young; the returned results carry no rows. With `needRows: false`
+ * no rows reach this process at all: results carry only their rowSet (enough for birdEqual).
  */
 export async function runPairs(
   engine: ExecutionEngine,
   requests: ExecRequest[],
   pairs: ResultPair[],
   onProgress?: (done: number, total: number) => void,
+  opts: { needRows?: boolean } = {},
 ): Promise<ExecResult[]> {
   const users: number[][] = requests.map(() => []);
   const open = new Array<number>(requests.length).fill(0);
@@ -50,7 +52,7 @@ export async function runPairs(
         release(p.pred);
       }
     },
-    // Golds first: a prediction's result then rarely waits (rows and all) for its gold.
-    { keepRows: false, first: (ri) => golds.has(ri) },
+    // Golds first: a prediction's result then rarely waits for its gold.
+    { keepRows: false, needRows: opts.needRows ?? true, first: (ri) => golds.has(ri) },
   );
 }

@@ -16,6 +16,11 @@ export interface ExecResult {
    * comparator needs to know. Absent when there are none.
    */
   integralReals?: number[];
+  /**
+   * rowSetDigest(rows), when the execution process computed it: then `rows` may be left empty, as
+   * the `bird` comparison needs only this.
+   */
+  rowSet?: string;
   /** Why it failed (SQLite's message, "result too large", "timed out after 30 s", a write refused...). */
   error?: string;
   /** The query's own execution time in milliseconds (from the store when reused). */

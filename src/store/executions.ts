@@ -1,12 +1,20 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { decodeRows, encodeRows } from './cell-codec.js';
+import { decodeRows } from './cell-codec.js';
+import type { WireResult } from '../execution/pool-protocol.js';
+import { rowSetDigest } from '../execution/row-set.js';
 import type { ExecResult } from '../execution/types.js';
 import type { RunStore } from './run-store.js';
 
-/** Bumped whenever what an execution records changes, so older rows are not reused (2: integral REALs). */
-const RESULT_FORMAT = 2;
+/**
+ * Bumped whenever what an execution records changes, so older rows are not reused (2: integral
+ * REALs; 3: ±Infinity and -0 cells, which plain JSON turned into null and 0).
+ */
+const RESULT_FORMAT = 3;
+/** Saves wait in memory for one transaction: a commit per row cost more than the queries. */
+const SAVE_BATCH = 200;
+const SAVE_WAIT_MS = 200;
 
 /**
  * Executions kept in the run store, keyed by a content hash of (database file bytes, SQL,
@@ -16,7 +24,11 @@ const RESULT_FORMAT = 2;
  */
 export class ExecutionStore {
   private readonly get;
+  private readonly getLean;
   private readonly put;
+  private readonly putMany;
+  private pending: Record<string, unknown>[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
   private readonly getFile;
   private readonly putFile;
 
@@ -25,16 +37,26 @@ export class ExecutionStore {
       CREATE TABLE IF NOT EXISTS executions (
         key TEXT PRIMARY KEY, db_sha256 TEXT NOT NULL, sql TEXT NOT NULL, status TEXT NOT NULL,
         columns TEXT NOT NULL, rows TEXT NOT NULL, error TEXT, ms REAL NOT NULL,
-        timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL);
+        timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL, row_set TEXT);
       CREATE TABLE IF NOT EXISTS db_files (
         path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, sha256 TEXT NOT NULL);`);
-    this.get = store.db.prepare<[string], { status: string; columns: string; rows: string; error: string | null; ms: number; timeout_ms: number }>(
-      'SELECT status, columns, rows, error, ms, timeout_ms FROM executions WHERE key = ?',
+    // Stores written before row sets were kept get the column (NULL: computed from the rows).
+    const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
+    if (!cols.some((c) => c.name === 'row_set')) store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT');
+    this.get = store.db.prepare<[string], StoredRow>(
+      'SELECT status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key = ?',
+    );
+    // Without the rows, for callers that compare row sets only: a re-run decodes nothing.
+    this.getLean = store.db.prepare<[string], StoredRow>(
+      "SELECT status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key = ?",
     );
     this.put = store.db.prepare(
-      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at)
-       VALUES (@key, @db, @sql, @status, @columns, @rows, @error, @ms, @timeoutMs, @maxRows, @at)`,
+      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set)
+       VALUES (@key, @db, @sql, @status, @columns, @rows, @error, @ms, @timeoutMs, @maxRows, @at, @rowSet)`,
     );
+    this.putMany = store.db.transaction((rows: Record<string, unknown>[]) => {
+      for (const r of rows) this.put.run(r);
+    });
     this.getFile = store.db.prepare<[string], { size: number; mtime_ms: number; sha256: string }>(
       'SELECT size, mtime_ms, sha256 FROM db_files WHERE path = ?',
     );
@@ -57,45 +79,65 @@ export class ExecutionStore {
     return createHash('sha256').update(`${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`).digest('hex');
   }
 
-  lookup(key: string, timeoutMs: number): ExecResult | undefined {
-    const row = this.get.get(key);
+  /** A kept result; with `withRows` false its rows are left out and its rowSet is set instead. */
+  lookup(key: string, timeoutMs: number, withRows = true): ExecResult | undefined {
+    const row = (withRows ? this.get : this.getLean).get(key);
     if (!row) return undefined;
     if (row.status === 'timeout' ? row.timeout_ms < timeoutMs : row.ms > timeoutMs) return undefined;
+    const rows = row.status === 'ok' && (withRows || row.row_set === null) ? decodeRows(row.rows) : [];
     return {
       status: row.status as ExecResult['status'],
       ...decodeColumns(row.columns),
-      rows: decodeRows(row.rows),
+      rows: withRows ? rows : [],
+      ...(row.status === 'ok' ? { rowSet: row.row_set ?? rowSetDigest(rows) } : {}),
       ...(row.error !== null ? { error: row.error } : {}),
       ms: row.ms,
     };
   }
 
-  save(key: string, dbSha: string, sql: string, result: ExecResult, timeoutMs: number, maxRows: number): void {
-    let rows: string;
-    try {
-      rows = encodeRows(result.rows);
-    } catch (e) {
-      // The engine's byte budget keeps every result below what JSON and SQLite can hold; should
-      // one still not fit, it is kept as the error it is rather than ending the run.
-      if (!(e instanceof RangeError)) throw e;
-      result = { status: 'error', columns: [], rows: [], error: `result too large to keep in the run store (${e.message})`, ms: result.ms };
-      rows = '[]';
-    }
-    this.put.run({
+  /**
+   * Keeps a result as the execution process sent it (rows already encoded). Saves are written in
+   * batches, one transaction each; flush() writes the rest. A killed run loses at most one batch.
+   */
+  save(key: string, dbSha: string, sql: string, result: WireResult, timeoutMs: number, maxRows: number): void {
+    this.pending.push({
       key,
       db: dbSha,
       sql,
       status: result.status,
       // Plain array of names, or {names, integralReals} when the result has integral REALs.
       columns: JSON.stringify(result.integralReals ? { names: result.columns, integralReals: result.integralReals } : result.columns),
-      rows,
+      rows: result.rowsJson ?? '[]',
       error: result.error ?? null,
       ms: result.ms,
       timeoutMs,
       maxRows,
       at: new Date().toISOString(),
+      rowSet: result.rowSet ?? null,
     });
+    if (this.pending.length >= SAVE_BATCH) this.flush();
+    // While a slow query holds up the next batch, what has arrived is written within SAVE_WAIT_MS.
+    else this.flushTimer ??= setTimeout(() => this.flush(), SAVE_WAIT_MS).unref();
   }
+
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    this.putMany(rows);
+  }
+}
+
+interface StoredRow {
+  status: string;
+  columns: string;
+  rows: string;
+  error: string | null;
+  ms: number;
+  timeout_ms: number;
+  row_set: string | null;
 }
 
 function hashFile(path: string): Promise<string> {

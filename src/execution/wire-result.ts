@@ -1,0 +1,26 @@
+import { decodeRows, encodeRows } from '../store/cell-codec.js';
+import type { ResultWants, WireResult } from './pool-protocol.js';
+import { rowSetDigest } from './row-set.js';
+import type { ExecResult } from './types.js';
+
+/** In the execution process: the result with what the parent wants of its rows, and no more. */
+export function toWire(result: ExecResult, want: ResultWants): WireResult {
+  const { rows, ...rest } = result;
+  if (result.status !== 'ok') return rest;
+  let rowsJson: string | undefined;
+  try {
+    if (want.rows) rowsJson = encodeRows(rows);
+  } catch (e) {
+    // The byte budget keeps every result below what JSON and SQLite can hold; should one still
+    // not fit, it is kept as the error it is rather than ending the run.
+    if (!(e instanceof RangeError)) throw e;
+    return { status: 'error', columns: [], error: `result too large to keep in the run store (${e.message})`, ms: result.ms };
+  }
+  return { ...rest, ...(rowsJson !== undefined ? { rowsJson } : {}), ...(want.rowSet ? { rowSet: rowSetDigest(rows) } : {}) };
+}
+
+/** In the parent: the result, with its rows decoded only when `withRows`. */
+export function fromWire(wire: WireResult, withRows: boolean): ExecResult {
+  const { rowsJson, ...rest } = wire;
+  return { ...rest, rows: withRows && rowsJson !== undefined ? decodeRows(rowsJson) : [] };
+}
