@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
+import { taskDifficulty } from '../src/execution/ex-run.js';
 import { InputFileError } from '../src/errors.js';
 import { SHARED, SPIDER } from './helpers/cli.js';
 
@@ -31,6 +32,18 @@ describe('questions', () => {
     expect(mini.tasks).toHaveLength(500);
     expect(new Set(mini.tasks.map((t) => t.id)).size).toBe(500);
     expect(mini.notes?.join('\n')).toMatch(/question_id 137 repeats/);
+  });
+  it("reads the official gold format (dev_gold.sql: SQL<TAB>db_id) as questions, with Spider's hardness", () => {
+    const gold = loadBenchmark(join(SPIDER, 'dev_gold.sql'));
+    expect(gold.format).toBe('spider');
+    expect(gold.tasks).toHaveLength(1034);
+    expect(gold.tasks.map((t) => t.dbId)).toEqual(spider.tasks.map((t) => t.dbId));
+    expect(gold.tasks[0]).toMatchObject({ id: '0', dbId: 'concert_singer', goldSql: 'SELECT count(*) FROM singer', question: '' });
+    const levels = (b: typeof spider) => b.tasks.reduce<Record<string, number>>((m, t) => ((m[taskDifficulty(b, t)] = (m[taskDifficulty(b, t)] ?? 0) + 1), m), {});
+    // The official script's counts for Spider dev, computed from the gold file's SQL alone.
+    expect(levels(gold)).toEqual({ easy: 248, medium: 446, hard: 174, extra: 166 });
+    const bad = write('gold-bad.sql', 'SELECT 1\tconcert_singer\n\nSELECT 2\n');
+    expect(() => loadBenchmark(bad)).toThrow(/gold-bad\.sql:3: expected JSON questions, or the official gold format/);
   });
   it('names the file and line of malformed input', () => {
     const f = write('bad.json', '[\n {"db_id": "a", "query": "SELECT 1", "question": "q"},\n {"db_id": "a", "query": 5}\n]');

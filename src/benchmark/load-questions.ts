@@ -2,13 +2,42 @@ import { InputFileError } from '../errors.js';
 import { arrayElementLines, parseJsonText, readText } from './read-json.js';
 import type { Benchmark, BenchmarkFormat, Task } from './types.js';
 
+/** A JSON file starts with `[` or `{`; the official gold files (dev_gold.sql) start with SQL. */
+function isGoldText(text: string): boolean {
+  const start = text.replace(/^\uFEFF/, '').trimStart();
+  return start !== '' && start[0] !== '[' && start[0] !== '{';
+}
+
+/**
+ * The official gold format of Spider and BIRD (`dev_gold.sql`): one `SQL<TAB>db_id` line per task, read as
+ * the official evaluators read it (blank lines skipped, the last TAB field is the db_id). The task id is the
+ * position; there are no question texts, and the difficulty is Spider's hardness of the gold SQL.
+ */
+function loadGoldText(file: string, text: string): Benchmark {
+  const tasks: Task[] = [];
+  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '') return;
+    const tab = line.lastIndexOf('\t');
+    const sql = tab >= 0 ? line.slice(0, tab).trim() : '';
+    const dbId = tab >= 0 ? line.slice(tab + 1).trim() : '';
+    if (sql === '' || dbId === '') {
+      throw new InputFileError(file, i + 1, 'expected JSON questions, or the official gold format: one "SQL<TAB>db_id" line per task');
+    }
+    tasks.push({ id: String(tasks.length), dbId, question: '', evidence: '', goldSql: sql });
+  });
+  return { format: 'spider', source: file, tasks };
+}
+
 /**
  * Loads a questions file in BIRD format (`question_id, db_id, question, evidence, SQL, difficulty`)
  * or Spider format (`db_id, query, question`; the task id is the position). The format is taken
- * from the records' keys so users need not say it.
+ * from the records' keys so users need not say it. A file that is not JSON is read as the official
+ * gold format (`SQL<TAB>db_id` lines).
  */
 export function loadBenchmark(file: string): Benchmark {
   const text = readText(file);
+  if (isGoldText(text)) return loadGoldText(file, text);
   const data = parseJsonText(file, text);
   if (!Array.isArray(data)) throw new InputFileError(file, 1, 'expected a JSON array of question records');
   if (data.length === 0) throw new InputFileError(file, 1, 'the questions file holds no questions');

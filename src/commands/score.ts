@@ -12,6 +12,7 @@ import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execu
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
 import { finishRun } from './outcome.js';
+import { withoutUnusableDatabases, type SkippedDatabase } from '../execution/skip-databases.js';
 import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
 import { breakdownByDatabase } from '../stats/by-database.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
@@ -35,6 +36,7 @@ interface ScoreArgs extends ReportOptions {
   flags?: string;
   failUnder?: string[];
   by?: string;
+  skipMissingDb: boolean;
 }
 
 /** What `score --fail-under` can gate, per system. */
@@ -66,6 +68,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
           describe: 'Gold-error flags CSV (task_id,predicted_label; 0 = wrong gold): adds accuracy on the clean subset (default with the bundled data: its audit flags)',
         })
         .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' })
+        .option('skip-missing-db', { type: 'boolean', default: false, describe: 'Score the tasks whose database can be used and list the skipped ones (exit 3), instead of stopping' })
         .option('by', { choices: ['db'], describe: 'Also break the scores down per database (table, --json byDb, CSV, Markdown, HTML)' })
         .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: ex, clean` }),
     ) as unknown as Argv<ScoreArgs>,
@@ -95,9 +98,13 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     const progress = terminalProgress('executing');
     let loaded: { bench: Benchmark; systems: PredictionSet[] };
     let run: ExRun;
+    let skipped: SkippedDatabase[] = [];
     try {
-      const bench = loadBenchmark(questions);
-      loaded = { bench, systems: specs.map(([name, file]) => loadPredictions(file, bench, name)) };
+      const full = loadBenchmark(questions);
+      loaded = { bench: full, systems: specs.map(([name, file]) => loadPredictions(file, full, name)) };
+      // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
+      const { bench, skipped: left } = argv.skipMissingDb ? withoutUnusableDatabases(full, engine) : { bench: full, skipped: [] };
+      skipped = left;
       const comparator = (argv.comparator as ComparatorName | undefined) ?? (bench.format === 'bird' ? 'bird' : 'spider');
       run = await runEx(bench, loaded.systems, engine, { comparator, keepDistinct: argv.keepDistinct }, (d, t) => progress.update(d, t));
     } finally {
@@ -110,6 +117,11 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     for (const line of loadNotes(questions, loaded.bench, loaded.systems)) process.stderr.write(line);
     const report = scoreReport(run, questions, flagInfo);
     const json = scoreJson(run, questions, flagInfo);
+    if (skipped.length) {
+      const tasks = skipped.reduce((k, d) => k + d.tasks, 0);
+      report.sections[0]!.notes!.unshift(`--skip-missing-db: ${tasks} tasks on ${skipped.length} unusable databases were not scored (${skipped.map((d) => d.dbId).join(', ')}).`);
+      Object.assign(json, { skippedDatabases: skipped });
+    }
     if (argv.by === 'db') {
       const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy).map((s) => s.name);
       const { fields, labels } = itemMetricFields(run.items);
@@ -119,6 +131,6 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     }
     emitReport(report, json, argv);
     const gated = run.systems.map((s) => ({ name: s.name, metrics: { ex: s.accuracy, clean: s.clean?.accuracy } }));
-    finishRun({ partial: [], belowThreshold: unmetGates(gates, gated) });
+    finishRun({ partial: skipped.map((d) => `skipped database ${d.dbId} (${d.tasks} tasks): ${d.problem}`), belowThreshold: unmetGates(gates, gated) });
   },
 };
