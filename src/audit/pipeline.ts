@@ -3,7 +3,7 @@ import { agentStatistics, type AgentStatistics } from './agent-stats.js';
 import { buildContexts, type TaskContext } from './context.js';
 import { CANDIDATES, runDecisionPlane, type PlaneConfig } from './decision-plane.js';
 import { highConfidenceSet } from './high-confidence.js';
-import { dependentGroups, residualCorrelation } from './dependency.js';
+import { dependentGroups, effectiveSize, residualCorrelation } from './dependency.js';
 import { fitLabelModel } from './label-model.js';
 import { lfStatistics, type FamilyCorrelation, type LfStat } from './lf-stats.js';
 import { applyLfs, type VoteMatrix } from './lfs/index.js';
@@ -84,7 +84,7 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   // the refit counts each such family once (one column holding the sign of its members' votes).
   const firstInput = withAgentColumns(votes, contexts, fittedColumns, inputs.agents.map((_, a) => [a]));
   const first = fitLabelModel({ ...firstInput, clampError: decisive });
-  const agentFamilies = dependentGroups(residualCorrelation(firstInput.votes, firstInput.m, firstInput.columns.slice(fittedColumns.length), first.posterior));
+  const agentFamilies = dependentGroups(residualCorrelation(firstInput.votes, firstInput.m, firstInput.columns.slice(fittedColumns.length), first.posterior), effectiveSize(first.posterior));
   const lm = agentFamilies.some((f) => f.length > 1) ? fitLabelModel({ ...withAgentColumns(votes, contexts, fittedColumns, agentFamilies), clampError: decisive }) : first;
   decisive.forEach((d, i) => {
     if (d) lm.posterior[i] = Math.max(lm.posterior[i]!, DECISIVE_P);
