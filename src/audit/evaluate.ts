@@ -11,7 +11,10 @@ import { detectorDifference, type DetectorDifference } from '../stats/detector-d
 import { readLabelFile } from '../stats/label-files.js';
 import { roganGladen } from '../stats/prevalence.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
+import { auc, precisionAtK, rankingDifference, type RankingDifference } from '../stats/ranking.js';
 import type { AuditReport } from './pipeline.js';
+import { disagreementShare } from './review-order.js';
+import type { Verdict } from './types.js';
 
 /** Ground truth: task id → gold is wrong; optional error type per wrong task. */
 export interface GoldErrorLabels {
@@ -38,6 +41,30 @@ export interface Scored {
   metrics: DetectorMetrics;
 }
 
+/** The baselines built from the same agents' verdicts under one comparison. */
+export interface Baselines {
+  /** Flags a task when more than half of its valid agents disagree with the gold. */
+  majority: Scored;
+  /** The agent with the best F1 on the labelled sample: an oracle pick, the strongest single-agent baseline. */
+  bestSingle: Scored & { agent: string };
+  /** The agent a user would pick without labels: the highest share of results agreeing with the gold over all tasks. */
+  bestSingleByEx: Scored & { agent: string; ex: number };
+  singles: (Scored & { agent: string })[];
+}
+
+/** The audit minus each baseline (paired bootstrap over the labelled tasks); the hindsight pick is re-made on every resample. */
+export interface Versus {
+  majority: DetectorDifference;
+  bestSingle: DetectorDifference;
+  bestSingleByEx: DetectorDifference;
+}
+
+/** How a score orders the labelled tasks: AUC and precision among the k highest (k = the labelled errors). */
+export interface RankQuality {
+  auc: number;
+  precisionAtK: number;
+}
+
 export interface Evaluation {
   /** Labelled tasks found among the audited ones. */
   n: number;
@@ -45,23 +72,22 @@ export interface Evaluation {
   missing: string[];
   sweep: Scored;
   byErrorType: Record<string, { n: number; detected: number; recall: number }>;
-  baselines: {
-    majority: Scored;
-    labelModel: Scored;
-    /** The agent with the best F1 on the labelled sample: an oracle pick, the strongest single-agent baseline. */
-    bestSingle: Scored & { agent: string };
-    /** The agent a user would pick without labels: the highest execution agreement with the gold over all tasks. */
-    bestSingleByEx: Scored & { agent: string; ex: number };
-    singles: (Scored & { agent: string })[];
-  };
-  /** SALUS's (or any) flags file scored on the same sample. */
-  compare?: Scored & { file: string; flagged: number; n: number };
   /**
-   * The audit minus each baseline (paired bootstrap over the labelled tasks): is the audit's
-   * lead or lag larger than a sample this small can show? The hindsight pick is re-made on
-   * every resample. `compare` only when its flags cover every labelled task.
+   * Baselines under the audit's own comparison (`audit`) and under plain EX agreement (`ex`,
+   * BIRD's set comparison): whether the audit beats majority vote may depend on which.
    */
-  versus: { majority: DetectorDifference; bestSingle: DetectorDifference; bestSingleByEx: DetectorDifference; labelModel: DetectorDifference; compare?: DetectorDifference };
+  baselines: { audit: Baselines; ex: Baselines; labelModel: Scored };
+  versus: { audit: Versus; ex: Versus; labelModel: DetectorDifference; compare?: DetectorDifference };
+  /** The review-queue score against the label model's P(gold wrong) and the agents' disagreement shares (both comparisons). */
+  ranking: {
+    k: number;
+    audit: RankQuality;
+    labelModel: RankQuality;
+    majority: { audit: RankQuality; ex: RankQuality };
+    versus: { labelModel: RankingDifference; majorityAudit: RankingDifference; majorityEx: RankingDifference };
+  };
+  /** SALUS's (or any) flags file scored on the same sample. `versus.compare` only when its flags cover every labelled task. */
+  compare?: Scored & { file: string; flagged: number; n: number };
   calibrated: ReturnType<typeof roganGladen>;
 }
 
@@ -80,22 +106,25 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
   }
   const at = (id: string): number => pos.get(id)!;
   const sweep = score(ids, labels.isError, (id) => report.flags[at(id)]!.flagged);
-  // Baselines on the same agents and results, under the plain normalized comparison.
-  const majorityFlags = (id: string): boolean => {
-    const vs = report.plainVerdicts[at(id)]!;
-    const valid = vs.filter((v) => v !== 'invalid').length;
-    return valid > 0 && vs.filter((v) => v === 'disagree').length * 2 > valid;
+  const truth = ids.map((id) => labels.isError.get(id)!);
+  const ours = ids.map((id) => report.flags[at(id)]!.flagged);
+  const vs = (...detectors: ((id: string) => boolean)[]): DetectorDifference => detectorDifference(truth, ours, detectors.map((d) => ids.map(d)), opts.bootstrap);
+  const side = (verdicts: Verdict[][]): { baselines: Baselines; versus: Versus } => {
+    const majorityFlags = (id: string): boolean => disagreementShare(verdicts[at(id)]!) > 0.5;
+    const singleFlags = (j: number) => (id: string): boolean => verdicts[at(id)]![j] === 'disagree';
+    const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, singleFlags(j)) }));
+    // "Best single" is chosen with the labels: the strongest baseline an oracle could pick.
+    const bestSingle = singles.reduce((a, b) => (nz(b.metrics.f1) > nz(a.metrics.f1) ? b : a), singles[0] ?? { agent: 'none', ...score([], labels.isError, () => false) });
+    const ex = report.agents.map((_, j) => verdicts.filter((v) => v[j] === 'agree').length / Math.max(1, report.n));
+    const byEx = ex.reduce((a, v, j) => (v > ex[a]! ? j : a), 0);
+    return {
+      baselines: { majority: score(ids, labels.isError, majorityFlags), bestSingle, bestSingleByEx: { ...singles[byEx]!, ex: ex[byEx]! }, singles },
+      versus: { majority: vs(majorityFlags), bestSingle: vs(...report.agents.map((_, j) => singleFlags(j))), bestSingleByEx: vs(singleFlags(byEx)) },
+    };
   };
-  const majority = score(ids, labels.isError, majorityFlags);
+  const audit = side(report.verdicts.audit);
+  const exSide = side(report.verdicts.ex);
   const labelModelFlags = (id: string): boolean => report.labelModel.posterior[at(id)]! > 0.5;
-  const labelModel = score(ids, labels.isError, labelModelFlags);
-  const singleFlags = (j: number) => (id: string): boolean => report.plainVerdicts[at(id)]![j] === 'disagree';
-  const singles = report.agents.map((agent, j) => ({ agent, ...score(ids, labels.isError, singleFlags(j)) }));
-  // "Best single" is chosen with the labels: the strongest baseline an oracle could pick.
-  const bestSingle = singles.reduce((a, b) => (nz(b.metrics.f1) > nz(a.metrics.f1) ? b : a), singles[0] ?? { agent: 'none', ...score([], labels.isError, () => false) });
-  const ex = report.agents.map((_, j) => report.plainVerdicts.filter((vs) => vs[j] === 'agree').length / Math.max(1, report.n));
-  const byEx = ex.reduce((a, v, j) => (v > ex[a]! ? j : a), 0);
-  const bestSingleByEx = { ...singles[byEx]!, ex: ex[byEx]! };
   const byErrorType: Evaluation['byErrorType'] = {};
   for (const id of ids) {
     const t = labels.errorType.get(id);
@@ -105,26 +134,32 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
     if (report.flags[at(id)]!.flagged) e.detected++;
   }
   for (const e of Object.values(byErrorType)) e.recall = e.detected / e.n;
-  const truth = ids.map((id) => labels.isError.get(id)!);
-  const ours = ids.map((id) => report.flags[at(id)]!.flagged);
-  const vs = (...detectors: ((id: string) => boolean)[]): DetectorDifference => detectorDifference(truth, ours, detectors.map((d) => ids.map(d)), opts.bootstrap);
-  const versus: Evaluation['versus'] = {
-    majority: vs(majorityFlags),
-    bestSingle: vs(...report.agents.map((_, j) => singleFlags(j))),
-    bestSingleByEx: vs(singleFlags(byEx)),
-    labelModel: vs(labelModelFlags),
+  const k = truth.filter(Boolean).length;
+  const rankScores = {
+    audit: ids.map((id) => report.flags[at(id)]!.score),
+    labelModel: ids.map((id) => report.labelModel.posterior[at(id)]!),
+    majorityAudit: ids.map((id) => disagreementShare(report.verdicts.audit[at(id)]!)),
+    majorityEx: ids.map((id) => disagreementShare(report.verdicts.ex[at(id)]!)),
   };
+  const quality = (s: readonly number[]): RankQuality => ({ auc: auc(s, truth), precisionAtK: precisionAtK(s, truth, k) });
+  const rankVs = (s: readonly number[]): RankingDifference => rankingDifference(truth, rankScores.audit, [s], k, opts.bootstrap);
   const c = sweep.confusion;
-  const calibrated = roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn });
   const out: Evaluation = {
     n: ids.length,
-    errors: ids.filter((id) => labels.isError.get(id)).length,
+    errors: k,
     missing,
     sweep,
     byErrorType,
-    baselines: { majority, labelModel, bestSingle, bestSingleByEx, singles },
-    versus,
-    calibrated,
+    baselines: { audit: audit.baselines, ex: exSide.baselines, labelModel: score(ids, labels.isError, labelModelFlags) },
+    versus: { audit: audit.versus, ex: exSide.versus, labelModel: vs(labelModelFlags) },
+    ranking: {
+      k,
+      audit: quality(rankScores.audit),
+      labelModel: quality(rankScores.labelModel),
+      majority: { audit: quality(rankScores.majorityAudit), ex: quality(rankScores.majorityEx) },
+      versus: { labelModel: rankVs(rankScores.labelModel), majorityAudit: rankVs(rankScores.majorityAudit), majorityEx: rankVs(rankScores.majorityEx) },
+    },
+    calibrated: roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn }),
   };
   if (opts.compareFlags) {
     const other = opts.compareFlags.flags;
@@ -135,7 +170,7 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
       n: other.size,
       ...score(inSample, labels.isError, (id) => other.get(id)!),
     };
-    if (inSample.length === ids.length) versus.compare = vs((id) => other.get(id)!);
+    if (inSample.length === ids.length) out.versus.compare = vs((id) => other.get(id)!);
   }
   return out;
 }

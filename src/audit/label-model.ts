@@ -27,6 +27,11 @@ export interface LabelModelInput {
 export interface LabelModelFit {
   /** P(gold wrong) per task. */
   posterior: Float64Array;
+  /**
+   * log P(wrong | votes) − log P(right | votes) per task, from the votes alone (a clamped task's
+   * too): unlike the posterior it does not saturate at 0 or 1, so it orders every vote pattern.
+   */
+  logOdds: Float64Array;
   /** Estimated share of wrong gold. */
   errorPrior: number;
   /** Per fitted column: P(LF is right | it votes), mixing both classes by the prior. NaN for columns not fitted. */
@@ -45,6 +50,7 @@ export function fitLabelModel(input: LabelModelInput, opts: { maxIter?: number; 
   const tol = opts.tol ?? 1e-7;
   const s = opts.smoothing ?? 1;
   const post = new Float64Array(n);
+  const logOdds = new Float64Array(n);
   // Start from the soft majority of the non-abstaining votes.
   for (let i = 0; i < n; i++) {
     let neg = 0;
@@ -101,6 +107,7 @@ export function fitLabelModel(input: LabelModelInput, opts: { maxIter?: number; 
         a0 += logT[j * 6 + o]!;
         a1 += logT[j * 6 + 3 + o]!;
       }
+      logOdds[i] = a1 - a0;
       const p = input.clampError?.[i] ? 1 : 1 / (1 + Math.exp(a0 - a1));
       delta = Math.max(delta, Math.abs(p - post[i]!));
       post[i] = p;
@@ -117,5 +124,5 @@ export function fitLabelModel(input: LabelModelInput, opts: { maxIter?: number; 
     const voted = (1 - prior) * (t[0]![0]! + t[0]![1]!) + prior * (t[1]![0]! + t[1]![1]!);
     return right / voted;
   });
-  return { posterior: post, errorPrior: prior, accuracy, theta, iterations };
+  return { posterior: post, logOdds, errorPrior: prior, accuracy, theta, iterations };
 }

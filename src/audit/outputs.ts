@@ -5,12 +5,21 @@ import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { Evaluation } from './evaluate.js';
 import type { AuditReport } from './pipeline.js';
 
-/** SALUS's CSV: `task_id,predicted_label`, 0 = flagged as wrong gold (what `leaderboard --flags` reads). */
+/**
+ * SALUS's CSV (`task_id,predicted_label`, 0 = flagged as wrong gold; what `leaderboard --flags`
+ * reads) plus the review-queue score, a column SALUS-format readers ignore.
+ */
 export function salusCsv(report: AuditReport): string {
-  return 'task_id,predicted_label\n' + report.flags.map((f) => `${f.taskId},${f.flagged ? 0 : 1}\n`).join('');
+  return 'task_id,predicted_label,score\n' + report.flags.map((f) => `${f.taskId},${f.flagged ? 0 : 1},${f.score.toFixed(6)}\n`).join('');
 }
 
-/** One JSON line per task: flag, probabilities, fired LFs, proposed correction. */
+/** Every task, most suspicious first: the order in which to review the gold. */
+export function reviewCsv(report: AuditReport): string {
+  const rows = [...report.flags].sort((a, b) => a.rank - b.rank || b.score - a.score);
+  return 'rank,task_id,score,flagged,probability\n' + rows.map((f) => `${f.rank},${f.taskId},${f.score.toFixed(6)},${f.flagged ? 1 : 0},${f.probability.toPrecision(6)}\n`).join('');
+}
+
+/** One JSON line per task: flag, probabilities, review-queue score and rank, fired LFs, proposed correction. */
 export function flagsJsonl(report: AuditReport): string {
   return report.flags.map((f) => JSON.stringify(f) + '\n').join('');
 }
@@ -21,6 +30,7 @@ export function writeAuditOutputs(dir: string, report: AuditReport, summary: obj
   const files: [string, string][] = [
     ['flags.csv', salusCsv(report)],
     ['tasks.jsonl', flagsJsonl(report)],
+    ['review.csv', reviewCsv(report)],
     ['lf-stats.json', JSON.stringify({ lfs: report.lfStats, familyCorrelation: report.familyCorrelation }, null, 2) + '\n'],
     ['agent-stats.json', JSON.stringify(report.agentStats, null, 2) + '\n'],
     ['summary.json', JSON.stringify(summary, null, 2) + '\n'],

@@ -7,7 +7,9 @@ import { dependentGroups, effectiveSize, residualCorrelation } from './dependenc
 import { fitLabelModel } from './label-model.js';
 import { lfStatistics, type FamilyCorrelation, type LfStat } from './lf-stats.js';
 import { applyLfs, type VoteMatrix } from './lfs/index.js';
+import { reviewOrder } from './review-order.js';
 import { goldFeatures } from './sql-shape.js';
+import { birdEqual } from '../execution/compare-bird.js';
 import type { AuditInputs, AuditOptions, TaskFlag, Verdict } from './types.js';
 
 /**
@@ -20,10 +22,15 @@ import type { AuditInputs, AuditOptions, TaskFlag, Verdict } from './types.js';
  *    refitted with one column per family → P(gold wrong) per task and the error prevalence;
  * 4. decisive LFs (facts: the gold fails, its LIMIT cuts a tie, its set operation merges
  *    entities, its literal is mis-cased, it joins without a condition) override the models;
- * 5. the high-confidence set (top k per class) trains the decision plane: per-agent CART
- *    reliability, a fallback task model, three aggregations, chosen by 5-fold CV
- *    (decision-plane.ts), a family's members sharing one vote's weight; its ranking is cut
- *    at the label model's prevalence.
+ * 5. flags: the label model's P(gold wrong) > 0.5 (and every decisive task); the review queue
+ *    ranks all tasks (review-order.ts);
+ * 6. only with `decisionPlane`: the high-confidence set (top k per class) trains the decision
+ *    plane (per-agent CART reliability, a fallback task model, three aggregations, chosen by
+ *    5-fold CV on the label model's pseudo-labels, decision-plane.ts), whose ranking, cut at
+ *    the label model's prevalence, makes the flags instead. Off by default: the CV is circular
+ *    (it scores candidates against the pseudo-labels the same votes made) and on the
+ *    injected-error benchmark the plane's flags and probability are no better than the label
+ *    model's (README).
  * It receives no labels (AuditInputs has no field for them); scoring against a labelled
  * sample happens afterwards in evaluate.ts, the only module that reads labels.
  */
@@ -32,12 +39,17 @@ export interface AuditReport {
   agents: string[];
   flags: TaskFlag[];
   flagged: number;
-  /** Verdicts under the plain normalized comparison: what single-agent and majority baselines use. */
-  plainVerdicts: Verdict[][];
-  labelModel: { errorPrior: number; iterations: number; posterior: Float64Array };
+  /**
+   * Each agent's verdict per task under the audit's comparison (normalized results; an agent's
+   * forgotten DISTINCT or LIMIT-1 pick among ties is no opinion) and under plain EX (BIRD's
+   * official set comparison): the majority-vote and single-agent baselines are scored on both.
+   */
+  verdicts: { audit: Verdict[][]; ex: Verdict[][] };
+  labelModel: { errorPrior: number; iterations: number; posterior: Float64Array; logOdds: Float64Array };
   /** Agents found dependent on each other (label-free, dependency.ts), each family counted as one voter; singletons left out. */
   agentFamilies: string[][];
   highConfidence: { k: number; errors: number; correct: number };
+  /** Only with `decisionPlane: true` (off by default: see AuditOptions). */
   plane: { config: PlaneConfig; cv: { config: PlaneConfig; f1: number }[] } | null;
   lfStats: LfStat[];
   familyCorrelation: FamilyCorrelation[];
@@ -96,7 +108,7 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
   const bothClasses = hc.y.includes(0) && hc.y.includes(1);
   // Without both classes in the high-confidence set there is nothing to learn reliabilities from: the label model decides.
   const plane =
-    bothClasses && inputs.agents.length > 0
+    opts.decisionPlane === true && bothClasses && inputs.agents.length > 0
       ? runDecisionPlane({ features, verdicts, agentFeatures: contexts.map((c) => c.verdicts.map((_, j) => agentFeatures(c, j))), agentWeights: familyWeights(agentFamilies, inputs.agents.length) }, hc.index, hc.y, seed)
       : null;
   const { flagged, probability } = plane ? cutAtPrevalence(plane.probability, lm.posterior, lm.errorPrior) : { flagged: Array.from(lm.posterior, (p) => p > 0.5), probability: Array.from(lm.posterior) };
@@ -106,7 +118,9 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
     probability[i] = Math.max(probability[i]!, DECISIVE_P);
   });
   const reliability = plane ? plane.reliability : verdicts.map((vs) => vs.map(() => 0.5));
-  const flags = contexts.map((c, i) => taskFlag(c, votes, i, flagged[i]!, probability[i]!, lm.posterior[i]!, reliability[i]!, inputs));
+  const ex = exVerdicts(inputs);
+  const order = reviewOrder(contexts, ex, inputs.agents, agentFamilies, lm.posterior);
+  const flags = contexts.map((c, i) => ({ ...taskFlag(c, votes, i, flagged[i]!, probability[i]!, lm.posterior[i]!, reliability[i]!, inputs), score: order.score[i]!, rank: order.rank[i]! }));
   const { lfs, families } = lfStatistics(votes, lm.accuracy);
   const agents = inputs.agents.map((a) => a.name);
   return {
@@ -114,8 +128,8 @@ export function runAuditPipeline(inputs: AuditInputs, opts: AuditOptions = {}): 
     agents,
     flags,
     flagged: flags.filter((f) => f.flagged).length,
-    plainVerdicts: contexts.map((c) => c.plainVerdicts),
-    labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior },
+    verdicts: { audit: contexts.map((c) => c.verdicts), ex },
+    labelModel: { errorPrior: lm.errorPrior, iterations: lm.iterations, posterior: lm.posterior, logOdds: lm.logOdds },
     agentFamilies: agentFamilies.filter((f) => f.length > 1).map((f) => f.map((a) => agents[a]!)),
     highConfidence: { k: hc.k, errors: hc.y.filter((y) => y === 1).length, correct: hc.y.filter((y) => y === 0).length },
     plane: plane ? { config: plane.config, cv: CANDIDATES.map((config, i) => ({ config, f1: plane.cvF1[i]! })) } : null,
@@ -135,12 +149,12 @@ function taskFlag(
   lmPosterior: number,
   reliability: readonly number[],
   inputs: AuditInputs,
-): TaskFlag {
+): Omit<TaskFlag, 'score' | 'rank'> {
   const fired = votes.lfs.flatMap((lf, j) => {
     const v = votes.votes[i * votes.m + j]!;
     return v === 0 ? [] : [{ lf: lf.name, vote: v as 1 | -1 }];
   });
-  const flag: TaskFlag = { taskId: c.task.id, flagged, probability, labelModelProbability: lmPosterior, fired };
+  const flag: Omit<TaskFlag, 'score' | 'rank'> = { taskId: c.task.id, flagged, probability, labelModelProbability: lmPosterior, fired };
   // A correction needs a real consensus: ≥ 3 agents agreeing with each other against the gold.
   const cluster = flagged ? c.clusters.find((k) => !k.agreesWithGold && k.members.length >= 3) : undefined;
   if (cluster) {
@@ -185,3 +199,14 @@ function familyWeights(families: readonly (readonly number[])[], k: number): num
   return w;
 }
 
+
+/** Plain EX agreement: BIRD's official set comparison of each agent's raw result with the gold's. */
+function exVerdicts(inputs: AuditInputs): Verdict[][] {
+  return inputs.tasks.map((_, i) =>
+    inputs.agents.map((a) => {
+      const r = a.results[i];
+      if (!r || r.status !== 'ok') return 'invalid';
+      return birdEqual(inputs.gold[i]!, r) ? 'agree' : 'disagree';
+    }),
+  );
+}

@@ -38,6 +38,13 @@ export interface AuditOptions {
   seed?: number;
   /** High-confidence examples per class; default 250 scaled by N/1534. */
   k?: number;
+  /**
+   * Flag with the decision plane (per-agent CART reliability, chosen by CV on pseudo-labels)
+   * instead of the label model. Off by default: its CV scores every candidate against the
+   * label model's own pseudo-labels (circular), and on the injected-error benchmark its flags
+   * are no better than the label model's (README).
+   */
+  decisionPlane?: boolean;
 }
 
 /** A labeling-function vote: the gold SQL is correct (+1), wrong (-1), or no opinion (0). */
@@ -50,8 +57,12 @@ export interface TaskFlag {
   taskId: string;
   /** True when the gold SQL is judged wrong. */
   flagged: boolean;
-  /** P(gold wrong) from the chosen decision-plane combination. */
+  /** P(gold wrong): the label model's (the decision plane's, re-centred at its cut, with decisionPlane). */
   probability: number;
+  /** Review-queue score in [0, 1]: the share of other tasks ranked less suspicious (review-order.ts); defined for every task. */
+  score: number;
+  /** Place in the review queue, 1 = most suspicious (tied tasks share the best place). */
+  rank: number;
   /** P(gold wrong) from the label model alone. */
   labelModelProbability: number;
   /** Names of the LFs that voted (not abstained), with their vote. */

@@ -37,6 +37,7 @@ interface AuditArgs extends ReportOptions {
   out?: string;
   seed: number;
   k?: number;
+  decisionPlane: boolean;
   timeout: number;
   store: string;
   workers?: number;
@@ -57,9 +58,10 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         .option('save-agent-sql', { type: 'string', describe: "Write each LLM agent's SQL to DIR/<name>.sql (Spider text, one line per task) for sqlboard score" })
         .option('labels', { type: 'string', describe: 'Labelled sample for evaluation only (query_id,label[,error_type]; 0 = gold error)' })
         .option('compare-flags', { type: 'string', describe: 'Another detector\'s flags (task_id,predicted_label; 0 = flagged) scored on the same sample' })
-        .option('out', { type: 'string', describe: 'Write flags.csv, tasks.jsonl, lf-stats.json, agent-stats.json, summary.json (and evaluation.json with --labels) here' })
+        .option('out', { type: 'string', describe: 'Write flags.csv, tasks.jsonl, review.csv, lf-stats.json, agent-stats.json, summary.json (and evaluation.json with --labels) here' })
         .option('seed', { type: 'number', default: 1, describe: 'Seed for cross-validation folds' })
-        .option('k', { type: 'number', describe: 'High-confidence examples per class (default 250 × N/1534)' })
+        .option('k', { type: 'number', describe: 'High-confidence examples per class for --decision-plane (default 250 × N/1534)' })
+        .option('decision-plane', { type: 'boolean', default: false, describe: 'Flag with the decision plane (per-agent CART reliability) instead of the label model; off by default (README)' })
         .option('timeout', { type: 'number', default: 30, describe: 'Per-query time limit in seconds' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' })
         .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }), 'LLM agents'),
@@ -117,7 +119,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     if (llm?.stopped) process.stderr.write(`sqlboard: LLM agents stopped: ${llm.stopped}; the rest count as missing predictions. Answers so far are kept in ${argv.store}: re-run to continue.\n`);
     for (const line of loadNotes(argv.questions, bench, agents)) process.stderr.write(line);
     if (argv.saveAgentSql && llm) for (const f of writeAgentSql(argv.saveAgentSql, bench, llm.predictions)) process.stderr.write(`sqlboard: wrote ${f}\n`);
-    const report = runAuditPipeline(inputs, { seed: argv.seed, ...(argv.k ? { k: argv.k } : {}) });
+    const report = runAuditPipeline(inputs, { seed: argv.seed, decisionPlane: argv.decisionPlane, ...(argv.k ? { k: argv.k } : {}) });
     const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, compareFlags ? { compareFlags } : {}) : undefined;
     const ctx = {
       questions: argv.questions,

@@ -1,8 +1,9 @@
-import type { Evaluation, Scored } from '../audit/evaluate.js';
+import type { Baselines, Evaluation, RankQuality, Scored } from '../audit/evaluate.js';
 import type { AuditReport } from '../audit/pipeline.js';
 import type { LlmAgentSummary } from '../judge/agents.js';
 import type { Report, Section } from './model.js';
 import type { DetectorDifference } from '../stats/detector-difference.js';
+import type { RankingDifference } from '../stats/ranking.js';
 
 export interface AuditContext {
   questions: string;
@@ -15,6 +16,13 @@ export interface AuditContext {
   /** Why generation stopped early (budget), if it did. */
   llmStopped?: string;
 }
+
+const baselinesJson = (b: Baselines): Record<string, unknown> => ({
+  majority: metricsOf(b.majority),
+  bestSingle: { agent: b.bestSingle.agent, chosenBy: 'F1 on the labelled sample (hindsight)', ...metricsOf(b.bestSingle) },
+  bestSingleByEx: { agent: b.bestSingleByEx.agent, chosenBy: 'highest share of results agreeing with the gold over all tasks (no labels)', ex: b.bestSingleByEx.ex, ...metricsOf(b.bestSingleByEx) },
+  singles: b.singles.map((x) => ({ agent: x.agent, ...metricsOf(x) })),
+});
 
 const metricsOf = (s: Scored): Record<string, number> => ({
   tp: s.confusion.tp,
@@ -44,15 +52,18 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     byErrorType: ev ? ev.byErrorType : null,
     baselines: ev
       ? {
-          majority: metricsOf(ev.baselines.majority),
-          bestSingle: { agent: ev.baselines.bestSingle.agent, chosenBy: 'F1 on the labelled sample (hindsight)', ...metricsOf(ev.baselines.bestSingle) },
-          bestSingleByEx: { agent: ev.baselines.bestSingleByEx.agent, chosenBy: "highest share of results agreeing with the gold over all tasks (the audit's normalized comparison; no labels)", ex: ev.baselines.bestSingleByEx.ex, ...metricsOf(ev.baselines.bestSingleByEx) },
+          comparisons: {
+            audit: "the audit's own: normalized results, an agent's forgotten DISTINCT or LIMIT-1 pick among tied rows counts as no opinion",
+            ex: "plain EX agreement: BIRD's official set comparison of the raw results",
+          },
+          audit: baselinesJson(ev.baselines.audit),
+          ex: baselinesJson(ev.baselines.ex),
           labelModel: metricsOf(ev.baselines.labelModel),
-          singles: ev.baselines.singles.map((s) => ({ agent: s.agent, ...metricsOf(s) })),
         }
       : null,
     compare: ev?.compare ? { file: ev.compare.file, flagged: ev.compare.flagged, ...metricsOf(ev.compare) } : null,
     versus: ev ? ev.versus : null,
+    ranking: ev ? ev.ranking : null,
     calibrated: ev ? { estimate: ev.calibrated.estimate, ciLow: ev.calibrated.ciLow, ciHigh: ev.calibrated.ciHigh, method: ev.calibrated.method } : null,
     labelModel: { method: 'Dawid–Skene EM on LF votes and agent verdicts (abstain as an outcome), anchored by decisive facts; dependent agents, found from residual correlation within the gold-right class, vote as one family', agentFamilies: report.agentFamilies, errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
     highConfidence: report.highConfidence,
@@ -66,15 +77,19 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
 
 export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx: AuditContext): Report {
   const sections: Section[] = [];
-  const cfg = report.plane ? `${report.plane.config.aggregation}, CART depth ${report.plane.config.depth}` : 'label model only';
+  const cfg = report.plane ? `${report.plane.config.aggregation}, CART depth ${report.plane.config.depth}` : 'off (flags from the label model)';
   if (ev) {
+    const side = (b: Baselines, how: string): { name: string; s: Scored }[] => [
+      { name: `majority vote of the agents (${how})`, s: b.majority },
+      { name: `best single agent in hindsight, ${b.bestSingle.agent} (${how})`, s: b.bestSingle },
+      { name: `best single agent by EX, ${b.bestSingleByEx.agent} (${how})`, s: b.bestSingleByEx },
+    ];
     const rows = [
       { name: 'sqlboard audit', s: ev.sweep },
       ...(ev.compare ? [{ name: `flags file (${ev.compare.file.split('/').pop()})`, s: ev.compare }] : []),
-      { name: 'majority vote of the agents', s: ev.baselines.majority },
-      { name: `best single agent in hindsight (${ev.baselines.bestSingle.agent})`, s: ev.baselines.bestSingle },
-      { name: `best single agent by EX (${ev.baselines.bestSingleByEx.agent})`, s: ev.baselines.bestSingleByEx },
       { name: 'label model alone', s: ev.baselines.labelModel },
+      ...side(ev.baselines.audit, "audit's comparison"),
+      ...side(ev.baselines.ex, 'plain EX'),
     ];
     sections.push({
       title: `Detection of wrong gold on the labelled sample (n = ${ev.n}, ${ev.errors} errors)`,
@@ -98,16 +113,21 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       },
     });
     const diffs: [string, DetectorDifference | undefined][] = [
-      ['majority vote', ev.versus.majority],
-      [`best single agent in hindsight (re-picked per resample)`, ev.versus.bestSingle],
-      [`best single agent by EX (${ev.baselines.bestSingleByEx.agent})`, ev.versus.bestSingleByEx],
       ['label model alone', ev.versus.labelModel],
+      ...(['audit', 'ex'] as const).flatMap((c): [string, DetectorDifference][] => {
+        const how = c === 'audit' ? "audit's comparison" : 'plain EX';
+        return [
+          [`majority vote (${how})`, ev.versus[c].majority],
+          [`best single agent in hindsight, re-picked per resample (${how})`, ev.versus[c].bestSingle],
+          [`best single agent by EX, ${ev.baselines[c].bestSingleByEx.agent} (${how})`, ev.versus[c].bestSingleByEx],
+        ];
+      }),
       [`flags file (${ev.compare?.file.split('/').pop() ?? ''})`, ev.versus.compare],
     ];
     sections.push({
       title: 'The audit minus each baseline, on the same labelled tasks',
       notes: [
-        `${ev.versus.majority.f1.method}. "Audit ahead" is the share of resamples in which the audit scores higher. An interval that spans 0 means this sample cannot tell the two apart.`,
+        `${ev.versus.labelModel.f1.method}. "Audit ahead" is the share of resamples in which the audit scores higher. An interval that spans 0 means this sample cannot tell the two apart.`,
       ],
       table: {
         columns: [
@@ -122,6 +142,27 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
             ? [{ name, f1: d.f1, f1Ahead: d.shareBetterF1, mcc: d.mcc, mccAhead: d.shareBetterMcc }]
             : [],
         ),
+      },
+    });
+    const r = ev.ranking;
+    const rankRows: { name: string; q: RankQuality; d?: RankingDifference }[] = [
+      { name: 'review-queue score (sqlboard audit)', q: r.audit },
+      { name: "label model's P(gold wrong)", q: r.labelModel, d: r.versus.labelModel },
+      { name: "agents disagreeing (audit's comparison)", q: r.majority.audit, d: r.versus.majorityAudit },
+      { name: 'agents disagreeing (plain EX)', q: r.majority.ex, d: r.versus.majorityEx },
+    ];
+    sections.push({
+      title: `Ranking of the labelled tasks (precision among the top ${r.k} = the labelled errors)`,
+      notes: ['Δ columns: the review-queue score minus each, paired bootstrap over the labelled tasks.'],
+      table: {
+        columns: [
+          { key: 'name', header: 'Score' },
+          { key: 'auc', header: 'AUC', format: 'fixed' },
+          { key: 'pk', header: 'Precision@k', format: 'fixed' },
+          { key: 'dAuc', header: 'ΔAUC [95% CI]', format: 'fixed' },
+          { key: 'dPk', header: 'ΔPrecision@k [95% CI]', format: 'fixed' },
+        ],
+        rows: rankRows.map((x) => ({ name: x.name, auc: x.q.auc, pk: x.q.precisionAtK, dAuc: x.d?.auc ?? null, dPk: x.d?.precisionAtK ?? null })),
       },
     });
     if (Object.keys(ev.byErrorType).length > 0) {

@@ -5,6 +5,7 @@ import { ALL_LFS } from '../../src/audit/lfs/index.js';
 import { runAuditPipeline } from '../../src/audit/pipeline.js';
 import type { AuditInputs } from '../../src/audit/types.js';
 import type { ExecResult } from '../../src/execution/types.js';
+import { auc } from '../../src/stats/ranking.js';
 import { createRng } from '../../src/stats/rng.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -53,10 +54,24 @@ describe('audit pipeline (label-free CPU pass)', () => {
     expect(f0.correction?.clusterSize).toBeGreaterThanOrEqual(3);
   });
 
+  it('ranks every task for review: wrong gold first, rank and score agree', () => {
+    const r = runAuditPipeline(inputs, { seed: 1 });
+    const truth = r.flags.map((f) => Number(f.taskId) < 150);
+    expect(auc(r.flags.map((f) => f.score), truth)).toBeGreaterThan(0.97);
+    // A lower rank always means a higher score; tied tasks share both.
+    const byRank = [...r.flags].sort((a, b) => a.rank - b.rank);
+    byRank.slice(1).forEach((f, i) => expect(f.rank === byRank[i]!.rank ? f.score === byRank[i]!.score : f.score < byRank[i]!.score).toBe(true));
+    expect(Math.min(...r.flags.map((f) => f.rank))).toBe(1);
+    // Without --decision-plane the flags are the label model's.
+    expect(r.plane).toBeNull();
+    expect(r.flags.map((f) => f.flagged)).toEqual(Array.from(r.labelModel.posterior, (p) => p > 0.5));
+  });
+
   it('is deterministic for a seed', () => {
-    const a = runAuditPipeline(inputs, { seed: 3 });
-    const b = runAuditPipeline(inputs, { seed: 3 });
-    expect(a.flags.map((f) => [f.flagged, f.probability])).toEqual(b.flags.map((f) => [f.flagged, f.probability]));
+    const a = runAuditPipeline(inputs, { seed: 3, decisionPlane: true });
+    const b = runAuditPipeline(inputs, { seed: 3, decisionPlane: true });
+    expect(a.flags.map((f) => [f.flagged, f.probability, f.score])).toEqual(b.flags.map((f) => [f.flagged, f.probability, f.score]));
+    expect(a.plane).not.toBeNull();
     expect(a.plane?.config).toEqual(b.plane?.config);
   });
 
