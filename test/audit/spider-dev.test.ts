@@ -53,7 +53,7 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
   const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-audit-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('beats majority vote and the best agent by EX on SALUS\'s labelled sample, and scores SALUS\'s flags the same way', async () => {
+  it("scores the audit beside every baseline under both comparisons on SALUS's labelled sample, and SALUS's flags the same way", async () => {
     const r = await runCli([
       'audit',
       '--questions', join(SPIDER, 'dev.json'),
@@ -72,15 +72,20 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
         'sqlboard: structgpt: restored a missing leading "SELECT " on 1034 predictions\n',
     );
     expect(r.code).toBe(0);
+    type B = { majority: M; bestSingle: M & { agent: string }; bestSingleByEx: M & { agent: string } };
+    type D = { f1: { estimate: number; low: number; high: number }; mcc: { estimate: number; low: number; high: number }; shareBetterF1: number };
+    type Q = { auc: number; precisionAtK: number };
     const j = JSON.parse(r.stdout) as {
       tasks: number;
       flagged: number;
       labelled: { n: number; errors: number };
       metrics: M;
-      baselines: { majority: M; bestSingle: M & { agent: string }; bestSingleByEx: M & { agent: string }; labelModel: M };
+      baselines: { audit: B; ex: B; labelModel: M };
       compare: M;
-      versus: Record<'majority' | 'bestSingle' | 'bestSingleByEx' | 'labelModel' | 'compare', { f1: { estimate: number; low: number; high: number }; mcc: { estimate: number; low: number; high: number }; shareBetterF1: number }>;
+      versus: { audit: Record<keyof B, D>; ex: Record<keyof B, D>; labelModel: D; compare: D };
+      ranking: { k: number; audit: Q; labelModel: Q; majority: { audit: Q; ex: Q }; versus: Record<'labelModel' | 'majorityAudit' | 'majorityEx', { auc: { estimate: number } }> };
       calibrated: { estimate: number; ciLow: number; ciHigh: number };
+      decisionPlane: unknown;
       cpuMs: number;
     };
     expect(j.tasks).toBe(1034);
@@ -88,35 +93,48 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
     // SALUS's own flags, scored by the same code: its published F1 0.875 and MCC 0.820.
     expect(j.compare.f1).toBeCloseTo(0.875, 3);
     expect(j.compare.mcc).toBeCloseTo(0.82, 2);
-    // The audit beats the majority vote of the same agents and the agent a user would pick by EX.
-    expect(j.metrics.f1).toBeGreaterThan(j.baselines.majority.f1);
-    expect(j.metrics.mcc).toBeGreaterThan(j.baselines.majority.mcc);
-    expect(j.metrics.f1).toBeGreaterThan(j.baselines.bestSingleByEx.f1);
-    expect(j.metrics.mcc).toBeGreaterThan(j.baselines.bestSingleByEx.mcc);
-    expect(j.metrics.f1).toBeGreaterThan(j.baselines.labelModel.f1 - 0.02);
+    // The default flags are the label model's (the decision plane is opt-in).
+    expect(j.decisionPlane).toBeNull();
+    expect(j.metrics).toEqual(j.baselines.labelModel);
+    // Majority vote differs between the two comparisons: which one a claim uses matters.
+    expect(j.baselines.audit.majority.tp).not.toBe(j.baselines.ex.majority.tp);
     // The paired bootstrap's estimates are the differences of the reported metrics; its
     // hindsight pick on the full sample is the reported best single agent.
-    for (const [k, base] of [['majority', j.baselines.majority], ['bestSingle', j.baselines.bestSingle], ['bestSingleByEx', j.baselines.bestSingleByEx], ['labelModel', j.baselines.labelModel], ['compare', j.compare]] as const) {
-      expect(j.versus[k].f1.estimate).toBeCloseTo(j.metrics.f1 - base.f1, 9);
-      expect(j.versus[k].mcc.estimate).toBeCloseTo(j.metrics.mcc - base.mcc, 9);
-      expect(j.versus[k].f1.low).toBeLessThanOrEqual(j.versus[k].f1.high);
+    for (const c of ['audit', 'ex'] as const) {
+      for (const k of ['majority', 'bestSingle', 'bestSingleByEx'] as const) {
+        expect(j.versus[c][k].f1.estimate).toBeCloseTo(j.metrics.f1 - j.baselines[c][k].f1, 9);
+        expect(j.versus[c][k].mcc.estimate).toBeCloseTo(j.metrics.mcc - j.baselines[c][k].mcc, 9);
+        expect(j.versus[c][k].f1.low).toBeLessThanOrEqual(j.versus[c][k].f1.high);
+      }
     }
+    expect(j.versus.compare.f1.estimate).toBeCloseTo(j.metrics.f1 - j.compare.f1, 9);
     // SALUS's flags are better than the audit beyond what 200 tasks leave in doubt.
     expect(j.versus.compare.f1.high).toBeLessThan(0);
+    // The ranking: k is the labelled errors; the Δ estimates are differences of the reported AUCs.
+    expect(j.ranking.k).toBe(60);
+    expect(j.ranking.versus.labelModel.auc.estimate).toBeCloseTo(j.ranking.audit.auc - j.ranking.labelModel.auc, 9);
+    expect(j.ranking.versus.majorityEx.auc.estimate).toBeCloseTo(j.ranking.audit.auc - j.ranking.majority.ex.auc, 9);
     // The calibrated error rate brackets SALUS's ≈27% for Spider dev.
     expect(j.calibrated.ciLow).toBeLessThan(0.27);
     expect(j.calibrated.ciHigh).toBeGreaterThan(0.27);
-    // The SALUS-format flags file feeds `leaderboard --flags`.
+    // The SALUS-format flags file (plus the review score) feeds `leaderboard --flags`; review.csv orders every task.
     const csv = readFileSync(join(tmp, 'out', 'flags.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('task_id,predicted_label');
+    expect(csv[0]).toBe('task_id,predicted_label,score');
     expect(csv).toHaveLength(1035);
-    expect(csv.filter((l) => l.endsWith(',0'))).toHaveLength(j.flagged);
-    // Reported for the record (not asserted): the hindsight-best agent, chosen with the labels.
+    expect(csv.filter((l) => l.split(',')[1] === '0')).toHaveLength(j.flagged);
+    const review = readFileSync(join(tmp, 'out', 'review.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    expect(review).toHaveLength(1034);
+    expect(review[0]![0]).toBe('1');
+    // No mass tie: the largest group of tasks sharing a score is small.
+    const ties = new Map<string, number>();
+    for (const row of review) ties.set(row[2]!, (ties.get(row[2]!) ?? 0) + 1);
+    expect(Math.max(...ties.values())).toBeLessThan(60);
+    // Reported for the record (not asserted): every figure on both comparisons.
+    const fm = (m: M): string => `${m.f1.toFixed(3)}/${m.mcc.toFixed(3)}`;
     process.stderr.write(
-      `audit F1 ${j.metrics.f1.toFixed(3)} MCC ${j.metrics.mcc.toFixed(3)} | majority ${j.baselines.majority.f1.toFixed(3)}/${j.baselines.majority.mcc.toFixed(3)} | ` +
-        `best by EX ${j.baselines.bestSingleByEx.agent} ${j.baselines.bestSingleByEx.f1.toFixed(3)}/${j.baselines.bestSingleByEx.mcc.toFixed(3)} | ` +
-        `hindsight best ${j.baselines.bestSingle.agent} ${j.baselines.bestSingle.f1.toFixed(3)}/${j.baselines.bestSingle.mcc.toFixed(3)} ` +
-        `(ΔF1 [${j.versus.bestSingle.f1.low.toFixed(3)}, ${j.versus.bestSingle.f1.high.toFixed(3)}], ΔMCC [${j.versus.bestSingle.mcc.low.toFixed(3)}, ${j.versus.bestSingle.mcc.high.toFixed(3)}]) | SALUS ${j.compare.f1.toFixed(3)}/${j.compare.mcc.toFixed(3)} | CPU ${j.cpuMs.toFixed(0)} ms\n`,
+      `audit ${fm(j.metrics)} | label model ${fm(j.baselines.labelModel)} | ` +
+        (['audit', 'ex'] as const).map((c) => `${c}: majority ${fm(j.baselines[c].majority)}, by EX ${j.baselines[c].bestSingleByEx.agent} ${fm(j.baselines[c].bestSingleByEx)}, hindsight ${j.baselines[c].bestSingle.agent} ${fm(j.baselines[c].bestSingle)}`).join(' | ') +
+        ` | SALUS ${fm(j.compare)} | ranking AUC audit ${j.ranking.audit.auc.toFixed(3)}, LM ${j.ranking.labelModel.auc.toFixed(3)}, majority ${j.ranking.majority.audit.auc.toFixed(3)}/${j.ranking.majority.ex.auc.toFixed(3)} | max tie ${Math.max(...ties.values())} | CPU ${j.cpuMs.toFixed(0)} ms\n`,
     );
   }, 180_000);
 });
