@@ -51,6 +51,7 @@ describe('leaderboard on real Spider dev verdicts (score --items) with SALUS Spi
 
     const text = await runCli(['leaderboard', items, '--flags', FLAGS, '--iterations', '200']);
     expect(text.stdout).toContain('325 of 1034 tasks are flagged as having wrong gold; clean accuracy uses the other 709.');
-    expect(text.stdout).toMatch(/Clean accuracy/);
+    // The column's short header when the table is narrowed to 100 columns.
+    expect(text.stdout).toMatch(/Clean acc\./);
   });
 });

@@ -56,6 +56,24 @@ function alignmentNotes(lb: ItemsLeaderboard): string[] {
   return notes;
 }
 
+/**
+ * The one statement of who is tied with rank 1, naming each criterion: the test (exact McNemar against #1,
+ * Holm-adjusted over all pairs) and, when g* is known, the annotation-noise threshold — a different question
+ * (is the gap smaller than label noise alone could make it?), so the two lists may differ.
+ */
+function tiedStatement(lb: ItemsLeaderboard, top: string): string {
+  const alpha = `${confidencePercent(1 - lb.confidence)}%`;
+  const list = (xs: readonly string[]): string => (xs.length ? `: ${xs.join(', ')}` : '');
+  let s =
+    `Tied with rank 1 (${top}) by test — exact McNemar against it, Holm-adjusted over all ${lb.pairs.length} pairs, p ≥ ${alpha}: ` +
+    `${lb.indistinguishableFromTop.length} of ${lb.systems.length - 1}${list(lb.indistinguishableFromTop)}.`;
+  if (lb.gap) {
+    const within = (lb.withinThresholdOfTop ?? []).filter((x) => x !== top);
+    s += ` Within the noise threshold g* = ${pts(lb.gap.threshold)} points of rank 1 (SALUS): ${within.length} of ${lb.systems.length - 1}${list(within)}.`;
+  }
+  return s;
+}
+
 /** The report of `leaderboard` from verdict files: standings with the plot, flags, every pair. */
 export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
   const conf = `${confidencePercent(lb.confidence)}%`;
@@ -66,9 +84,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
     title: 'Systems',
     notes: [
       `${lb.tasks} tasks. Accuracy with Wilson ${conf} intervals; rank range = central ${conf} of the rank over ${lb.iterations} bootstrap resamples of tasks (seed ${lb.seed}).`,
-      top
-        ? `${lb.indistinguishableFromTop.length} of the ${lb.systems.length - 1} systems below ${top.system} cannot be told apart from it (exact McNemar, p ≥ ${confidencePercent(1 - lb.confidence)}%).`
-        : '',
+      top ? tiedStatement(lb, top.system) : '',
       ...alignmentNotes(lb),
     ].filter(Boolean),
     plots: [
@@ -103,8 +119,8 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
             ]
           : []),
         { key: 'rankRange', header: `Rank range (${conf})` },
-        { key: 'p', header: 'p vs #1', format: 'pvalue' },
-        { key: 'same', header: 'Indistinguishable from #1', short: 'Tied with #1' },
+        { key: 'p', header: 'p vs #1 (Holm)', short: 'p (Holm)', format: 'pvalue' },
+        { key: 'same', header: 'Tied with #1' },
       ],
       rows: lb.systems.map((s, i) => ({
         rank: s.rank,
@@ -114,7 +130,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         clean: s.clean?.accuracy,
         cleanRank: s.clean?.rank,
         rankRange: s.rankRange.low === s.rankRange.high ? String(s.rankRange.low) : `${s.rankRange.low}–${s.rankRange.high}`,
-        p: s.vsTop?.pValue,
+        p: s.vsTop?.pHolm,
         same: i === 0 ? '(rank 1)' : s.vsTop?.indistinguishable,
       })),
     },
@@ -132,7 +148,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
     if (lb.gap) {
       notes.push(
         `Annotation-noise threshold (SALUS): σ_gap = 2√e/N = ${pts(lb.gap.sigmaGap)} points, g* = ${pts(lb.gap.threshold)} points ` +
-          `(N = ${lb.gap.n}, e = ${Number(lb.gap.flawed.toFixed(1))}); ${lb.withinThresholdOfTop?.length ?? 0} systems are within g* of rank 1.`,
+          `(N = ${lb.gap.n}, e = ${Number(lb.gap.flawed.toFixed(1))}); see "Systems" for who is within g* of rank 1.`,
       );
     }
     sections.push({ title: 'Gold-error flags and noise threshold', notes });
@@ -141,17 +157,17 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
     title: 'Pairwise comparisons',
     detail: true,
     notes: [
-      `Δ = accuracy(A) − accuracy(B) with a paired bootstrap ${conf} interval; b / c = tasks only A / only B got right; exact McNemar p.`,
+      `Δ = accuracy(A) − accuracy(B) with a paired bootstrap ${conf} interval; b / c = tasks only A / only B got right; exact McNemar p, raw and Holm-adjusted over all ${lb.pairs.length} pairs; significant = Holm-adjusted p < ${confidencePercent(1 - lb.confidence)}%.`,
     ],
     plots:
       lb.systems.length > 1
         ? [
             {
               kind: 'matrix',
-              title: 'Accuracy difference, row − column (points); saturated = significant (exact McNemar)',
+              title: 'Accuracy difference, row − column (points); saturated = significant (exact McNemar, Holm-adjusted)',
               labels: lb.systems.map((s) => s.system),
               cells: pairMatrix(lb),
-              legend: `Cells show Δ in points; columns are numbered by rank; significant = McNemar p < ${confidencePercent(1 - lb.confidence)}%.`,
+              legend: `Cells show Δ in points; columns are numbered by rank; significant = McNemar p < ${confidencePercent(1 - lb.confidence)}% after Holm's correction over all ${lb.pairs.length} pairs.`,
             },
           ]
         : [],
@@ -164,6 +180,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         { key: 'onlyA', header: 'b', format: 'integer' },
         { key: 'onlyB', header: 'c', format: 'integer' },
         { key: 'p', header: 'McNemar p', format: 'pvalue' },
+        { key: 'pHolm', header: 'Holm p', format: 'pvalue' },
         { key: 'sig', header: 'Significant' },
         ...(hasClean
           ? [
@@ -180,6 +197,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         onlyA: p.mcnemar.b,
         onlyB: p.mcnemar.c,
         p: p.mcnemar.pValue,
+        pHolm: p.pHolm,
         sig: p.significant,
         cleanDiff: p.clean?.difference,
         cleanP: p.clean?.mcnemar.pValue,

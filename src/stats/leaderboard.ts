@@ -2,6 +2,7 @@ import { pairedDiffFromCounts, resampleCounts } from './bootstrap.js';
 import { competitionRanks } from './board-gaps.js';
 import { gapThreshold, type GapResult } from './gap.js';
 import { confidencePercent, wilson, type Interval } from './intervals.js';
+import { holmAdjust } from './holm.js';
 import { mcnemarExact, type McNemarResult } from './mcnemar.js';
 import { rankRanges, type RankRange } from './rank-ranges.js';
 import { alignVerdicts, type VerdictSource } from './verdict-matrix.js';
@@ -45,8 +46,8 @@ export interface SystemStanding {
   rankRange: RankRange;
   /** Accuracy on the unflagged tasks (only with flags). */
   clean?: SubsetAccuracy;
-  /** Exact McNemar against rank 1 (absent on the first row). */
-  vsTop?: { difference: number; pValue: number; indistinguishable: boolean };
+  /** Exact McNemar against rank 1 (absent on the first row): raw and Holm-adjusted p; indistinguishable = adjusted p ≥ α. */
+  vsTop?: { difference: number; pValue: number; pHolm: number; indistinguishable: boolean };
   /** accuracy(top) − accuracy ≤ g* (only when g* is known). */
   withinThresholdOfTop?: boolean;
 }
@@ -60,12 +61,14 @@ export interface SystemPair {
   difference: Interval & { pGreater: number };
   /** b = tasks only a got right, c = tasks only b got right. */
   mcnemar: McNemarResult;
-  /** McNemar p < α. */
+  /** McNemar p Holm-adjusted over all pairs (the family is every pair of systems). */
+  pHolm: number;
+  /** Holm-adjusted p < α. */
   significant: boolean;
   /** |difference| > g* (only when g* is known). */
   exceedsThreshold?: boolean;
   /** The same comparison on the unflagged tasks (only with flags). */
-  clean?: { difference: number; mcnemar: McNemarResult; significant: boolean };
+  clean?: { difference: number; mcnemar: McNemarResult; pHolm: number; significant: boolean };
 }
 
 export interface ItemsLeaderboard {
@@ -188,7 +191,9 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
           boot,
         ),
         mcnemar: mc,
-        significant: mc.pValue < alpha,
+        // Set below, once every pair's p-value is known (Holm).
+        pHolm: NaN,
+        significant: false,
       };
       if (gap) pair.exceedsThreshold = Math.abs(pair.difference.estimate) > gap.threshold + 1e-12;
       if (cleanMask && cleanCounts) {
@@ -198,11 +203,25 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
         pair.clean = {
           difference: nc === 0 ? NaN : (cleanCounts[i]!.k - cleanCounts[j]!.k) / nc,
           mcnemar: mcc,
-          significant: mcc.pValue < alpha,
+          pHolm: NaN,
+          significant: false,
         };
       }
       pairs.push(pair);
     }
+  }
+
+  // One family per subset: every pair's McNemar test, Holm-adjusted, so "significant" anywhere on the page
+  // (the pair table, the matrix, "tied with #1") is the same corrected criterion.
+  holmAdjust(pairs.map((p) => p.mcnemar.pValue)).forEach((q, k) => {
+    pairs[k]!.pHolm = q;
+    pairs[k]!.significant = q < alpha;
+  });
+  if (cleanMask) {
+    holmAdjust(pairs.map((p) => p.clean!.mcnemar.pValue)).forEach((q, k) => {
+      pairs[k]!.clean!.pHolm = q;
+      pairs[k]!.clean!.significant = q < alpha;
+    });
   }
 
   const topAcc = n === 0 ? NaN : (totals[order[0]!] ?? 0) / n;
@@ -226,7 +245,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     if (i > 0) {
       // Pairs are generated row-major, so (0, i) is the (i−1)-th pair.
       const p = pairs[i - 1]!;
-      standing.vsTop = { difference: p.difference.estimate, pValue: p.mcnemar.pValue, indistinguishable: !p.significant };
+      standing.vsTop = { difference: p.difference.estimate, pValue: p.mcnemar.pValue, pHolm: p.pHolm, indistinguishable: !p.significant };
       if (gap) standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
     }
     return standing;
@@ -243,7 +262,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     methods: {
       accuracy: wilson(0, 1, confidence).method,
       difference: pairs[0]?.difference.method ?? `paired percentile bootstrap over tasks, ${iterations} resamples, seed ${seed}`,
-      test: mcnemarExact(0, 0).method,
+      test: `${mcnemarExact(0, 0).method}; Holm step-down adjustment over all ${pairs.length} pairs (family-wise error ≤ ${confidencePercent(alpha)}%)`,
       rankRange: `rank (ties share the best) over the same ${iterations} task resamples; central ${confidencePercent(confidence)}%`,
     },
   };
