@@ -18,7 +18,7 @@ import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { parseLlmAgentSpecs } from '../judge/agent-specs.js';
 import { generateAgentPredictions, type LlmAgentsResult } from '../judge/agents.js';
-import { readPriceFile } from '../judge/pricing.js';
+import { readPriceFile } from '../llm/pricing.js';
 
 interface AuditArgs extends ReportOptions {
   questions: string;

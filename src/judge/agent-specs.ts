@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
-import { PROVIDER_NAMES } from './providers/index.js';
-import type { ProviderName } from './providers/types.js';
+import { PROVIDER_NAMES } from '../llm/providers/index.js';
+import type { ProviderName } from '../llm/providers/types.js';
 
 /** One SQL-generating LLM agent: its name in the audit, the provider and the model id. */
 export interface LlmAgentSpec {

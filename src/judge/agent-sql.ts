@@ -1,4 +1,4 @@
-import type { LlmClient } from './llm-client.js';
+import type { LlmClient } from '../llm/client.js';
 import type { PromptTemplate } from './prompts.js';
 import { evidenceText, renderPrompt } from './prompts.js';
 import { addCall, emptyUsage } from './stages.js';

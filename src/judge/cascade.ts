@@ -1,13 +1,13 @@
 import type { ExecResult } from '../execution/types.js';
 import type { Task } from '../benchmark/types.js';
-import { BudgetExceeded } from './budget.js';
-import { fatalProviderError } from './fatal-provider-error.js';
-import type { LlmClient } from './llm-client.js';
+import { BudgetExceeded } from '../llm/budget.js';
+import { fatalProviderError } from '../llm/fatal-provider-error.js';
+import type { LlmClient } from '../llm/client.js';
 import { parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
 import type { Ambiguity, RefuterAnswer, VerdictPath } from './parse-output.js';
 import { previewResult, DEFAULT_PREVIEW_ROWS } from './preview.js';
 import { evidenceText, type PromptTemplate } from './prompts.js';
-import { ProviderError } from './providers/types.js';
+import { ProviderError } from '../llm/providers/types.js';
 import { sqlForJudge } from './sql-view.js';
 import { emptyUsage, runStage } from './stages.js';
 import type { Usage } from './stages.js';

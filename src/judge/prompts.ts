@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputFileError } from '../errors.js';
-import { sha256 } from './hash.js';
-import type { ChatMessage } from './providers/types.js';
+import { sha256 } from '../llm/hash.js';
+import type { ChatMessage } from '../llm/providers/types.js';
 import { renderData, type RenderedData } from './untrusted.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { ExecRequest, ExecResult } from '../execution/types.js';
-import { BudgetExceeded } from './budget.js';
+import { BudgetExceeded } from '../llm/budget.js';
 import { DEFAULT_MAX_REASKS, judgeItem, notJudgedItem } from './cascade.js';
 import type { CascadeDeps, JudgedItem, JudgeInput } from './cascade.js';
-import { sha256 } from './hash.js';
-import { createLimiter } from './limit.js';
+import { sha256 } from '../llm/hash.js';
+import { createLimiter } from '../llm/limit.js';
 import { DEFAULT_PREVIEW_ROWS, previewResult } from './preview.js';
 import type { VerdictStore } from './verdict-store.js';
 

@@ -1,8 +1,8 @@
-import type { CallResult, LlmClient } from './llm-client.js';
+import type { CallResult, LlmClient } from '../llm/client.js';
 import type { ParseContext, Parsed, VerdictPath } from './parse-output.js';
 import type { PromptTemplate } from './prompts.js';
 import { renderWithData } from './prompts.js';
-import type { ChatMessage } from './providers/types.js';
+import type { ChatMessage } from '../llm/providers/types.js';
 
 /** Calls, tokens, cost and latency spent on one item (re-asks included). */
 export interface Usage {

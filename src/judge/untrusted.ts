@@ -1,4 +1,4 @@
-import { sha256 } from './hash.js';
+import { sha256 } from '../llm/hash.js';
 
 /**
  * Untrusted text (the predicted SQL, its result, the Prover's reason) reaches the judge only

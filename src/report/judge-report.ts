@@ -1,5 +1,5 @@
 import type { CascadeDeps } from '../judge/cascade.js';
-import type { Price } from '../judge/pricing.js';
+import type { Price } from '../llm/pricing.js';
 import type { JudgeRunResult } from '../judge/run.js';
 import type { SystemJudgeSummary } from '../judge/summary.js';
 import type { Column, Report } from './model.js';

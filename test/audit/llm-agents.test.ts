@@ -12,8 +12,8 @@ import { generateAgentPredictions } from '../../src/judge/agents.js';
 import type { LlmAgentsOptions } from '../../src/judge/agents.js';
 import { openRunStore } from '../../src/store/run-store.js';
 import { SPIDER, maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
-import { questionOf, startFakeLlmServer } from '../judge/fake-llm-server.js';
-import type { FakeLlmServer, Reply, SeenRequest } from '../judge/fake-llm-server.js';
+import { questionOf, startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import type { FakeLlmServer, Reply, SeenRequest } from '../helpers/fake-llm-server.js';
 
 const KEY = 'sk-agents-SECRET-0123456789abcdef';
 const GEMINI_KEY = 'AIza-agents-SECRET-gemini-0123';

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { extractSql, generateSql } from '../../src/judge/agent-sql.js';
-import { LlmClient } from '../../src/judge/llm-client.js';
+import { LlmClient } from '../../src/llm/client.js';
 import { loadPrompt } from '../../src/judge/prompts.js';
-import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
+import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
 import { createSchemaSource } from '../../src/judge/schema-text.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import { birdEqual } from '../../src/execution/compare-bird.js';
-import { startFakeLlmServer } from './fake-llm-server.js';
-import type { FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import type { FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { SPIDER } from '../helpers/cli.js';
 
 let server: FakeLlmServer;

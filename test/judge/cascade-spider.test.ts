@@ -8,10 +8,10 @@ import type { RunStore } from '../../src/store/run-store.js';
 import { createLiveJudge } from '../../src/judge/setup.js';
 import { runJudge } from '../../src/judge/run.js';
 import type { JudgeRunResult } from '../../src/judge/run.js';
-import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
-import { createGeminiProvider } from '../../src/judge/providers/gemini.js';
-import { dataBlockOf, startFakeLlmServer, stageOf } from './fake-llm-server.js';
-import type { FakeLlmServer } from './fake-llm-server.js';
+import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
+import { createGeminiProvider } from '../../src/llm/providers/gemini.js';
+import { dataBlockOf, startFakeLlmServer, stageOf } from '../helpers/fake-llm-server.js';
+import type { FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { DB_ROOT, ROUTE_CASES, routeBench, routeScript } from './spider-fixture.js';
 
 const KEY = 'sk-judge-SECRET-key-987654321';

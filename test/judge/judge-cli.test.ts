@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readItems } from '../../src/benchmark/items.js';
 import { maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
-import { startFakeLlmServer } from './fake-llm-server.js';
-import type { FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import type { FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from './spider-fixture.js';
 import { ExitCode } from '../../src/exit-codes.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { previewResult, formatCell } from '../../src/judge/preview.js';
 import { defaultPromptsDir, loadPrompt, parsePrompt, renderPrompt } from '../../src/judge/prompts.js';
-import { sha256 } from '../../src/judge/hash.js';
+import { sha256 } from '../../src/llm/hash.js';
 import type { ExecResult } from '../../src/execution/types.js';
 
 describe('result previews', () => {

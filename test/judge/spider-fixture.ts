@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { Benchmark, PredictionSet, Task } from '../../src/benchmark/types.js';
 import { loadBenchmark } from '../../src/benchmark/load-questions.js';
 import { SPIDER } from '../helpers/cli.js';
-import { questionOf, stageOf } from './fake-llm-server.js';
-import type { Reply, SeenRequest } from './fake-llm-server.js';
+import { questionOf, stageOf } from '../helpers/fake-llm-server.js';
+import type { Reply, SeenRequest } from '../helpers/fake-llm-server.js';
 
 export const DB_ROOT = join(SPIDER, 'database');
 export const DEV_JSON = join(SPIDER, 'dev.json');

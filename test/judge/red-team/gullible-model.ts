@@ -1,5 +1,5 @@
-import type { Reply, Script, SeenRequest } from '../fake-llm-server.js';
-import { stageOf } from '../fake-llm-server.js';
+import type { Reply, Script, SeenRequest } from '../../helpers/fake-llm-server.js';
+import { stageOf } from '../../helpers/fake-llm-server.js';
 
 /**
  * A scripted judge model that is as gullible as a model can be: it obeys any instruction it

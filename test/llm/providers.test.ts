@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
-import { createGeminiProvider } from '../../src/judge/providers/gemini.js';
-import { ProviderError, parseRetryAfter, redactUrl } from '../../src/judge/providers/types.js';
-import type { LlmProvider, LlmRequest } from '../../src/judge/providers/types.js';
-import { withRetries } from '../../src/judge/retry.js';
-import { startFakeLlmServer } from './fake-llm-server.js';
-import type { FakeLlmServer, Reply } from './fake-llm-server.js';
+import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
+import { createGeminiProvider } from '../../src/llm/providers/gemini.js';
+import { ProviderError, parseRetryAfter, redactUrl } from '../../src/llm/providers/types.js';
+import type { LlmProvider, LlmRequest } from '../../src/llm/providers/types.js';
+import { withRetries } from '../../src/llm/retry.js';
+import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import type { FakeLlmServer, Reply } from '../helpers/fake-llm-server.js';
 
 const KEY_OPENAI = 'sk-test-SECRET-openai-0123456789';
 const KEY_GEMINI = 'AIzaTEST-SECRET-gemini-0123456789';

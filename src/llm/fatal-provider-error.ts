@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import type { LlmClient } from './llm-client.js';
+import type { LlmClient } from './client.js';
 import type { ProviderError } from './providers/types.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Budget } from './budget.js';
-import { isDatedModel } from './judge-name.js';
-import { LlmCache, callKey } from './llm-cache.js';
-import type { CachedCall, CallKeyParts } from './llm-cache.js';
+import { isDatedModel } from './model-name.js';
+import { LlmCache, callKey } from './cache.js';
+import type { CachedCall, CallKeyParts } from './cache.js';
 import { createLimiter } from './limit.js';
 import { costUsd } from './pricing.js';
 import type { Price } from './pricing.js';

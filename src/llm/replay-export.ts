@@ -1,4 +1,4 @@
-import type { LlmCache } from './llm-cache.js';
+import type { LlmCache } from './cache.js';
 import { replayRequestHash } from './providers/replay.js';
 import type { ReplayEntry } from './providers/replay.js';
 
