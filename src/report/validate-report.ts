@@ -1,5 +1,5 @@
-import type { ValidateResult } from '../judge/validate.js';
-import type { MetricBlock, MetricName } from '../judge/validate-metrics.js';
+import type { ValidateResult } from '../validate/validate.js';
+import type { MetricBlock, MetricName } from '../validate/metrics.js';
 import type { Cell, IntervalPoint, Report, Section } from './model.js';
 
 /** The human-readable view of `validate` (terminal/Markdown/CSV/HTML); `--json` prints the result itself. */

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadValidationSets } from '../../src/benchmark/validation-set.js';
-import { loadJudge, parseJudgeSpec } from '../../src/judge/validate-sources.js';
-import { validate } from '../../src/judge/validate.js';
-import { combine, parseEnsembleSpec } from '../../src/judge/validate-ensembles.js';
+import { loadJudge, parseJudgeSpec } from '../../src/validate/sources.js';
+import { validate } from '../../src/validate/validate.js';
+import { combine, parseEnsembleSpec } from '../../src/validate/ensembles.js';
 import { kappaDiffSampleSize } from '../../src/stats/kappa-sample-size.js';
 import { InputFileError, UserError } from '../../src/errors.js';
 

@@ -1,9 +1,9 @@
 import type { Benchmark, PredictionSet, Task } from '../benchmark/types.js';
 import { itemKey, type ValidationItem, type ValidationSet } from '../benchmark/validation-set.js';
-import { judgeItemRecord } from './records.js';
-import { runJudge, type Executor } from './run.js';
-import type { LiveJudge } from './setup.js';
-import { verdictOf, type JudgeVerdict, type JudgeVerdicts } from './validate-sources.js';
+import { judgeItemRecord } from '../judge/records.js';
+import { runJudge, type Executor } from '../judge/run.js';
+import type { LiveJudge } from '../judge/setup.js';
+import { verdictOf, type JudgeVerdict, type JudgeVerdicts } from './sources.js';
 
 export interface LiveValidationOptions {
   judge: LiveJudge;

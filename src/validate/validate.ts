@@ -4,10 +4,10 @@ import { UserError } from '../errors.js';
 import { detectorMetrics } from '../stats/agreement.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { confusionFrom } from '../stats/confusion.js';
-import { compareToBaseline, comparePair, coveredItems, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './validate-compare.js';
-import { combine, type EnsembleKind, type EnsembleSpec } from './validate-ensembles.js';
-import { metricBlock, type MetricBlock } from './validate-metrics.js';
-import type { JudgeVerdict, JudgeVerdicts } from './validate-sources.js';
+import { compareToBaseline, comparePair, coveredItems, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './compare.js';
+import { combine, type EnsembleKind, type EnsembleSpec } from './ensembles.js';
+import { metricBlock, type MetricBlock } from './metrics.js';
+import type { JudgeVerdict, JudgeVerdicts } from './sources.js';
 
 /**
  * `validate`'s core: judges' verdicts against human labels on validation sets. Pure: takes

@@ -4,7 +4,7 @@ import { bootstrapInterval, type BootstrapOptions } from '../stats/bootstrap.js'
 import { cellCodes, confusionFrom, tableOf, type Confusion } from '../stats/confusion.js';
 import { finiteSd, kappaDiffSampleSize } from '../stats/kappa-sample-size.js';
 import { mcnemarExact } from '../stats/mcnemar.js';
-import { metricsOf, type MetricBlock, type MetricName } from './validate-metrics.js';
+import { metricsOf, type MetricBlock, type MetricName } from './metrics.js';
 
 /** Items every given column has a verdict for, with the human labels and each column's verdicts on them. */
 export interface CoveredItems {
