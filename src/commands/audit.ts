@@ -16,8 +16,8 @@ import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from '../report/progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
-import { parseLlmAgentSpecs } from '../judge/agent-specs.js';
-import { generateAgentPredictions, type LlmAgentsResult } from '../judge/agents.js';
+import { parseLlmAgentSpecs } from '../audit/agent-specs.js';
+import { generateAgentPredictions, type LlmAgentsResult } from '../audit/agents.js';
 import { readPriceFile } from '../llm/pricing.js';
 
 interface AuditArgs extends ReportOptions {

@@ -1,6 +1,6 @@
 import type { Baselines, Evaluation, RankQuality, Scored } from '../audit/evaluate.js';
 import type { AuditReport } from '../audit/pipeline.js';
-import type { LlmAgentSummary } from '../judge/agents.js';
+import type { LlmAgentSummary } from '../audit/agents.js';
 import type { Report, Section } from './model.js';
 import type { DetectorDifference } from '../stats/detector-difference.js';
 import type { RankingDifference } from '../stats/ranking.js';

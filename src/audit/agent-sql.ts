@@ -1,8 +1,8 @@
 import type { LlmClient } from '../llm/client.js';
-import type { PromptTemplate } from './prompts.js';
-import { evidenceText, renderPrompt } from './prompts.js';
-import { addCall, emptyUsage } from './stages.js';
-import type { Usage } from './stages.js';
+import type { PromptTemplate } from '../judge/prompts.js';
+import { evidenceText, renderPrompt } from '../judge/prompts.js';
+import { addCall, emptyUsage } from '../judge/stages.js';
+import type { Usage } from '../judge/stages.js';
 
 /**
  * The SQL in an agent's answer (prompts/agent.md asks for SQL only, but models

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { extractSql, generateSql } from '../../src/judge/agent-sql.js';
+import { extractSql, generateSql } from '../../src/audit/agent-sql.js';
 import { LlmClient } from '../../src/llm/client.js';
 import { loadPrompt } from '../../src/judge/prompts.js';
 import { createOpenAiProvider } from '../../src/llm/providers/openai.js';

@@ -9,12 +9,12 @@ import { LlmCache } from '../llm/cache.js';
 import { LlmClient } from '../llm/client.js';
 import { runPrice } from '../llm/pricing.js';
 import type { Price } from '../llm/pricing.js';
-import { loadPrompt } from './prompts.js';
+import { loadPrompt } from '../judge/prompts.js';
 import { createProvider } from '../llm/providers/index.js';
 import { ProviderError, cleanMessage } from '../llm/providers/types.js';
 import type { LlmProvider } from '../llm/providers/types.js';
 import type { RetryPolicy, Sleep } from '../llm/retry.js';
-import { createSchemaSource } from './schema-text.js';
+import { createSchemaSource } from '../judge/schema-text.js';
 import { fatalProviderError } from '../llm/fatal-provider-error.js';
 
 export interface LlmAgentsOptions {
