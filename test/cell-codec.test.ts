@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRows, encodeRows } from '../src/store/cell-codec.js';
+import { decodeRows, encodeRows } from '../src/execution/cell-codec.js';
 
 describe('run store row encoding', () => {
   it('round-trips big integers, blobs, NULL, floats and strings that look like the markers', () => {

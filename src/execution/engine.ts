@@ -3,7 +3,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { databaseFile, dbIdProblem, sqliteFileProblem } from './database-file.js';
-import { ExecutionStore } from '../store/executions.js';
+import { ExecutionStore } from './result-store.js';
 import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
 import { canMeasureMemory } from './process-memory.js';

@@ -1,4 +1,4 @@
-import { decodeRows, encodeRows } from '../store/cell-codec.js';
+import { decodeRows, encodeRows } from './cell-codec.js';
 import type { ResultWants, WireResult } from './pool-protocol.js';
 import { rowSetDigest } from './row-set.js';
 import type { ExecResult } from './types.js';

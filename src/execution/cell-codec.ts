@@ -1,4 +1,4 @@
-import type { Cell } from '../execution/types.js';
+import type { Cell } from './types.js';
 
 /** A cell plain JSON would change: a big integer, a blob, ±Infinity (JSON null) or -0 (JSON 0). */
 function needsTag(v: Cell): boolean {

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeRows } from './cell-codec.js';
-import type { WireResult } from '../execution/pool-protocol.js';
-import { rowSetDigest } from '../execution/row-set.js';
-import type { ExecResult } from '../execution/types.js';
-import type { RunStore } from './run-store.js';
+import type { WireResult } from './pool-protocol.js';
+import { rowSetDigest } from './row-set.js';
+import type { ExecResult } from './types.js';
+import type { RunStore } from '../store/run-store.js';
 
 /**
  * Bumped whenever what an execution records changes, so older rows are not reused (2: integral
