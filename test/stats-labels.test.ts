@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readErrorFlags } from '../src/benchmark/error-flags.js';
 import { detectorMetrics } from '../src/stats/agreement.js';
 import { confusionFrom } from '../src/stats/confusion.js';
-import { joinLabels, readLabelFile } from '../src/stats/label-files.js';
+import { joinLabels, readLabelFile } from '../src/benchmark/label-files.js';
 import { roganGladen } from '../src/stats/prevalence.js';
 import { SHARED } from './helpers/cli.js';
 

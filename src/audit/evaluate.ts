@@ -8,7 +8,7 @@ import { InputFileError } from '../errors.js';
 import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
 import { confusionFrom, type Confusion } from '../stats/confusion.js';
 import { detectorDifference, type DetectorDifference } from '../stats/detector-difference.js';
-import { readLabelFile } from '../stats/label-files.js';
+import { readLabelFile } from '../benchmark/label-files.js';
 import { roganGladen } from '../stats/prevalence.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { auc, precisionAtK, rankingDifference, type RankingDifference } from '../stats/ranking.js';

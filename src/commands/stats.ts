@@ -6,7 +6,7 @@ import { agreementOutput, detectorOutput, gapOutput, intervalOutput, prevalenceO
 import { agreementWithCI, detectorIntervals, detectorMetrics } from '../stats/agreement.js';
 import { gapThreshold } from '../stats/gap.js';
 import { clopperPearson, wilson } from '../stats/intervals.js';
-import { joinLabels, readLabelFile } from '../stats/label-files.js';
+import { joinLabels, readLabelFile } from '../benchmark/label-files.js';
 import { roganGladen } from '../stats/prevalence.js';
 
 /*

@@ -2,7 +2,7 @@ import type { AgreementResult, DetectorIntervals, DetectorMetrics } from '../sta
 import type { Confusion } from '../stats/confusion.js';
 import type { GapResult } from '../stats/gap.js';
 import { confidencePercent, type Interval } from '../stats/intervals.js';
-import type { JoinedLabels, LabelSet } from '../stats/label-files.js';
+import type { JoinedLabels, LabelSet } from '../benchmark/label-files.js';
 import type { RoganGladenInput, RoganGladenResult } from '../stats/prevalence.js';
 import { formatPoints } from './format.js';
 import type { Cell, Column, Report } from './model.js';

@@ -1,6 +1,6 @@
-import { parseIdLabelCsv } from '../benchmark/id-label-csv.js';
-import { readItems } from '../benchmark/items.js';
-import { readText } from '../benchmark/read-json.js';
+import { parseIdLabelCsv } from './id-label-csv.js';
+import { readItems } from './items.js';
+import { readText } from './read-json.js';
 import { InputFileError } from '../errors.js';
 
 /** Per-task boolean labels from one file (true = correct / 1, false = wrong / 0). */
