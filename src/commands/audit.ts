@@ -13,7 +13,7 @@ import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
 import { loadNotes } from '../report/load-notes.js';
-import { terminalProgress } from '../report/progress.js';
+import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { parseLlmAgentSpecs } from '../audit/agent-specs.js';

@@ -20,7 +20,7 @@ import { summarizeJudge } from '../judge/summary.js';
 import { judgeJson, judgeReport } from '../report/judge-report.js';
 import { addReportOptions, emitReport, processIo, type ReportOptions } from '../report/output.js';
 import { loadNotes } from '../report/load-notes.js';
-import { terminalProgress } from '../report/progress.js';
+import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { finishRun } from './outcome.js';

@@ -17,7 +17,7 @@ import { byDatabaseSection, itemMetricFields } from '../report/by-database-repor
 import { breakdownByDatabase } from '../stats/by-database.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
 import { loadNotes } from '../report/load-notes.js';
-import { terminalProgress } from '../report/progress.js';
+import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 
 interface ScoreArgs extends ReportOptions {

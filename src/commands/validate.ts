@@ -12,7 +12,7 @@ import { parseEnsembleSpec } from '../validate/ensembles.js';
 import { judgeValidationItems } from '../validate/live.js';
 import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../validate/sources.js';
 import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
-import { terminalProgress } from '../report/progress.js';
+import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { validateReport } from '../report/validate-report.js';
 
