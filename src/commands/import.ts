@@ -2,7 +2,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { writeItems } from '../benchmark/items.js';
 import { importRoseDir } from '../benchmark/rose-import.js';
 import { roseImportReport } from '../report/import-report.js';
-import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { emitReport, type ReportOptions } from '../report/output.js';
+import { addReportOptions } from './report-options.js';
 
 interface RoseArgs extends ReportOptions {
   dir: string;

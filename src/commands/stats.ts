@@ -1,7 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
 import { wholeNumber } from './option-checks.js';
-import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+import { emitReport, type ReportOptions } from '../report/output.js';
+import { addReportOptions } from './report-options.js';
 import { agreementOutput, detectorOutput, gapOutput, intervalOutput, prevalenceOutput, type StatsOutput } from '../report/stats-report.js';
 import { agreementWithCI, detectorIntervals, detectorMetrics } from '../stats/agreement.js';
 import { gapThreshold } from '../stats/gap.js';

@@ -8,4 +8,4 @@ export { renderTerminal, renderTerminalTable } from './terminal.js';
 export { renderCsv, renderCsvTable, csvField } from './csv.js';
 export { renderMarkdown, renderMarkdownTable } from './markdown.js';
 export { renderHtml } from './html.js';
-export { addReportOptions, emitReport, processIo, type ReportOptions, type ReportIo } from './output.js';
+export { emitReport, processIo, type ReportOptions, type ReportIo } from './output.js';

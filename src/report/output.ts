@@ -3,7 +3,8 @@
  *
  * In a command module (see src/commands/leaderboard.ts for a complete one):
  * ```ts
- * import { addReportOptions, emitReport, type ReportOptions } from '../report/output.js';
+ * import { emitReport, type ReportOptions } from '../report/output.js';
+ * import { addReportOptions } from './report-options.js';
  *
  * builder: (y) => addReportOptions(y.option('seed', { type: 'number' })),
  * handler: (argv) => {
@@ -12,7 +13,7 @@
  *   emitReport(report, result, argv);               // result = the object `--json` prints
  * },
  * ```
- * Options added by `addReportOptions`:
+ * Options added by `addReportOptions` (src/commands/report-options.ts):
  * - (none)          the terminal table on stdout
  * - `--json`        `JSON.stringify(jsonObject, null, 2)` on stdout and NOTHING else there
  * - `--csv [FILE]`  the main table as CSV to FILE, or to stdout without FILE (or with `-`)
@@ -27,7 +28,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Argv } from 'yargs';
 import { UserError } from '../errors.js';
 import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
@@ -62,17 +62,6 @@ export const processIo: ReportIo = {
   },
   columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
 };
-
-/** Adds --json, --csv [FILE], --md [FILE], --html FILE to a command's builder. */
-export function addReportOptions<T>(y: Argv<T>): Argv<T & ReportOptions> {
-  return y
-    .option('json', { type: 'boolean', describe: "Print the command's JSON result on stdout (nothing else)" })
-    .option('csv', { type: 'string', describe: 'Write the main table as CSV to FILE (stdout if no FILE)' })
-    .option('md', { type: 'string', describe: 'Write the report as Markdown to FILE (stdout if no FILE)' })
-    .option('html', { type: 'string', describe: 'Write a self-contained HTML report to FILE' })
-    .option('wide', { type: 'boolean', describe: `Terminal tables at full width (default: fit the terminal, ${DEFAULT_COLUMNS} columns when not one)` })
-    .group(['json', 'csv', 'md', 'html', 'wide'], 'Output:') as unknown as Argv<T & ReportOptions>;
-}
 
 const toStdout = (v: string | undefined): boolean => v === '' || v === '-';
 
