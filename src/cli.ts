@@ -5,7 +5,8 @@ import { UserError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 
 async function main(): Promise<void> {
-  const cli = yargs(hideBin(process.argv))
+  const args = hideBin(process.argv);
+  const cli = yargs(args)
     .scriptName('sqlboard')
     .strict()
     .demandCommand(1, 'Name a command; `sqlboard --help` lists them.')
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     .fail((msg, err) => {
       throw err ?? new UserError(msg);
     });
-  await registerCommands(cli).parseAsync();
+  await (await registerCommands(cli, args)).parseAsync();
 }
 
 main().catch((err: unknown) => {

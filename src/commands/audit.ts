@@ -20,6 +20,7 @@ import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { parseLlmAgentSpecs } from '../audit/agent-specs.js';
 import { generateAgentPredictions, type LlmAgentsResult } from '../audit/agents.js';
 import { readPriceFile } from '../llm/pricing.js';
+import { VERBS } from './verbs.js';
 
 interface AuditArgs extends ReportOptions {
   questions: string;
@@ -45,8 +46,7 @@ interface AuditArgs extends ReportOptions {
 }
 
 export const auditCommand: CommandModule<object, AuditArgs> = {
-  command: 'audit',
-  describe: 'Flag wrong gold SQL by weak supervision over several agents\' SQL (SALUS-style, label-free)',
+  ...VERBS.audit,
   builder: (y: Argv) =>
     addReportOptions(
       addLlmCallOptions(

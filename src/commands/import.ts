@@ -4,6 +4,7 @@ import { importRoseDir } from '../benchmark/rose-import.js';
 import { roseImportReport } from '../report/import-report.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
+import { VERBS } from './verbs.js';
 
 interface RoseArgs extends ReportOptions {
   dir: string;
@@ -35,8 +36,7 @@ const rose: CommandModule<object, RoseArgs> = {
 };
 
 export const importCommand: CommandModule<object, object> = {
-  command: 'import',
-  describe: 'Import verdicts recorded by other tools',
+  ...VERBS.import,
   builder: (y) => y.command(rose as unknown as CommandModule<object, object>).demandCommand(1, 'Name a format: `sqlboard import rose DIR`'),
   handler: () => {},
 };

@@ -25,6 +25,7 @@ import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { finishRun } from './outcome.js';
+import { VERBS } from './verbs.js';
 
 interface JudgeArgs extends ReportOptions {
   questions: string;
@@ -57,8 +58,7 @@ interface JudgeArgs extends ReportOptions {
 
 
 export const judgeCommand: CommandModule<object, JudgeArgs> = {
-  command: 'judge',
-  describe: 'ROSE-style LLM judge (Prover + Adversarial Refuter) over every (system, task): judge accuracy, GoldX, AmbQ, cost',
+  ...VERBS.judge,
   builder: (y: Argv) =>
     addReportOptions(
       addLlmCallOptions(

@@ -14,6 +14,7 @@ import { byDatabaseSection, itemMetricFields } from '../report/by-database-repor
 import { breakdownByDatabase } from '../stats/by-database.js';
 import { analyseBoard } from '../stats/board-gaps.js';
 import { itemsLeaderboard } from '../stats/leaderboard.js';
+import { VERBS } from './verbs.js';
 
 interface LeaderboardArgs extends ReportOptions {
   files?: string[];
@@ -35,8 +36,7 @@ interface LeaderboardArgs extends ReportOptions {
 const LEADERBOARD_GATES = { accuracy: 'accuracy over the verdicts (alias ex)', ex: 'the same as accuracy', clean: 'accuracy on the clean subset; needs --flags' };
 
 export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
-  command: 'leaderboard [files..]',
-  describe: 'Rank systems with intervals and significance, from per-item verdicts or a published board (--board)',
+  ...VERBS.leaderboard,
   builder: (y) =>
     addReportOptions(
       y

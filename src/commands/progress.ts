@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 
 export interface Progress {
   update(done: number, total: number): void;
@@ -11,6 +11,8 @@ export interface Progress {
  */
 export function terminalProgress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (!stream.isTTY) return { update: () => {}, stop: () => {} };
+  // Loaded only for a terminal: piped and --json runs, and every test, never draw a bar.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
       stream,

@@ -20,6 +20,7 @@ import { scoreJson, scoreReport } from '../report/score-report.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import { VERBS } from './verbs.js';
 
 interface ScoreArgs extends ReportOptions {
   questions?: string;
@@ -44,8 +45,7 @@ interface ScoreArgs extends ReportOptions {
 const SCORE_GATES = { ex: 'execution accuracy', clean: 'EX on the clean subset; needs --flags or the bundled data' };
 
 export const scoreCommand: CommandModule<object, ScoreArgs> = {
-  command: 'score',
-  describe: 'Execution accuracy as the official BIRD / Spider evaluators compute it (default: the bundled Spider dev set and systems)',
+  ...VERBS.score,
   builder: (y: Argv) =>
     addReportOptions(
       y

@@ -9,6 +9,7 @@ import { gapThreshold } from '../stats/gap.js';
 import { clopperPearson, wilson } from '../stats/intervals.js';
 import { joinLabels, readLabelFile } from '../benchmark/label-files.js';
 import { roganGladen } from '../stats/prevalence.js';
+import { VERBS } from './verbs.js';
 
 /*
  * `sqlboard stats <sub>`: thin wrappers over src/stats. Each subcommand validates its flags
@@ -214,8 +215,7 @@ const agreement: Sub<AgreementArgs> = {
 // ---- the verb ---------------------------------------------------------------------------
 
 export const statsCommand: CommandModule<object, object> = {
-  command: 'stats',
-  describe: 'Noise-aware statistics: gap threshold, calibrated prevalence, detector metrics, intervals, agreement',
+  ...VERBS.stats,
   builder: (y) =>
     y
       .command(gap as unknown as CommandModule<object, object>)

@@ -16,6 +16,7 @@ import { addReportOptions } from './report-options.js';
 import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { validateReport } from '../report/validate-report.js';
+import { VERBS } from './verbs.js';
 
 interface ValidateArgs extends ReportOptions {
   set: string[];
@@ -75,8 +76,7 @@ async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<Jud
 }
 
 export const validateCommand: CommandModule<object, ValidateArgs> = {
-  command: 'validate',
-  describe: 'Compare judges with human labels on validation sets (κ, accuracy, MCC, F1 with CIs; pairs, ensembles, upgrade rule)',
+  ...VERBS.validate,
   builder: (y) =>
     addReportOptions(
       addLlmCallOptions(
