@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { EtaEstimator, formatEta } from '../report/eta.js';
 
 export interface Progress {
   update(done: number, total: number): void;
@@ -7,7 +8,7 @@ export interface Progress {
 
 /**
  * A progress bar (done/total, rate, ETA) on stderr, only when stderr is a terminal, so
- * piped or `--json` runs keep their streams clean.
+ * piped or `--json` runs keep their streams clean. Rate and ETA are smoothed (EtaEstimator).
  */
 export function terminalProgress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (!stream.isTTY) return { update: () => {}, stop: () => {} };
@@ -16,24 +17,25 @@ export function terminalProgress(label: string, stream: NodeJS.WriteStream = pro
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: `${label} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted}`,
+      format: `${label} [{bar}] {value}/{total} | {rate}/s | ETA {eta}`,
       hideCursor: true,
-      etaBuffer: 200,
       fps: 10,
     },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
-  const t0 = Date.now();
+  let eta: EtaEstimator | undefined;
   return {
     update(done, total) {
+      const now = Date.now();
       if (!started) {
-        bar.start(total, done, { rate: '0' });
+        bar.start(total, done, { rate: '?', eta: '?' });
+        eta = new EtaEstimator(now, done);
         started = true;
       }
-      const secs = (Date.now() - t0) / 1000;
+      const rate = eta!.update(done, now);
       bar.setTotal(total);
-      bar.update(done, { rate: secs > 0 ? (done / secs).toFixed(0) : '0' });
+      bar.update(done, { rate: rate === undefined ? '?' : rate.toFixed(0), eta: formatEta(eta!.secondsLeft(total - done)) });
     },
     stop() {
       if (started) bar.stop();
