@@ -26,13 +26,18 @@ const cores = availableParallelism();
 const dir = mkdtempSync(join(tmpdir(), 'sqlboard-bench-'));
 let storeCount = 0;
 
-const python = ((): string | undefined => {
+/**
+ * The interpreter itself, not whatever `python3` on PATH is: a version manager's shim (pyenv) is a
+ * shell script that would add its own start-up to every baseline run.
+ */
+const pythonExe = ((): string | undefined => {
   try {
-    return execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim();
+    return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || undefined;
   } catch {
     return undefined;
   }
 })();
+const python = pythonExe && execFileSync(pythonExe, ['--version'], { encoding: 'utf8' }).trim();
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -55,7 +60,7 @@ function sqlboard(w: Workload, store: string): Promise<Measured> {
 }
 
 function pythonPool(w: Workload): Promise<Measured> {
-  return measure('python3', [PY, w.pythonInput, String(cores)]).then((m) => check(m, 'official_ex.py'));
+  return measure(pythonExe!, [PY, w.pythonInput, String(cores)]).then((m) => check(m, 'official_ex.py'));
 }
 
 const freshStore = (): string => join(dir, `store-${storeCount++}.db`);
@@ -120,7 +125,7 @@ const ratioText = (base: number, ours: number, target: number): string => {
 };
 
 out(`sqlboard bench: ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start; ${RUNS} alternating runs per figure, medians`);
-out(python ? `baseline: ${python}, bench/official_ex.py with a pool of ${cores}` : 'baseline: python3 not found, so only sqlboard is measured');
+out(python ? `baseline: ${python} (${pythonExe}), bench/official_ex.py with a pool of ${cores}` : 'baseline: python3 not found, so only sqlboard is measured');
 out('');
 
 const starts = await startup();
