@@ -6,7 +6,7 @@ export interface AgentStat {
   validRate: number;
   /** Of its valid results, the share that differ from the gold's. */
   goldDisagreement: number;
-  /** Mean over tasks of the reliability the decision plane gives its verdicts. */
+  /** Mean over tasks of the reliability the decision plane gives its verdicts (0.5 without --decision-plane: no model). */
   meanReliability: number;
 }
 

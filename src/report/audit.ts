@@ -191,7 +191,8 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
         { key: 'name', header: 'Agent' },
         { key: 'validRate', header: 'Executes', format: 'percent' },
         { key: 'goldDisagreement', header: 'Disagrees with gold', format: 'percent' },
-        { key: 'meanReliability', header: 'Mean reliability', format: 'fixed' },
+        // Reliability comes from the decision plane's per-agent models: without --decision-plane there is none to show.
+        ...(report.plane ? [{ key: 'meanReliability', header: 'Mean reliability', format: 'fixed' as const }] : []),
       ],
       rows: report.agentStats.agents.map((a) => ({ ...a })),
     },
