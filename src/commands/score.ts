@@ -8,7 +8,11 @@ import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
 import { DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_RESULT_BYTES, ExecutionEngine, MAX_RESULT_BYTES } from '../execution/engine.js';
-import { addCleanSubset, runEx, type ComparatorName, type ExRun } from '../execution/ex-run.js';
+import { addCleanSubset, type ComparatorName } from '../execution/ex-run.js';
+import { defaultMetrics, parseMetrics } from '../execution/score-metrics.js';
+import { runScore, type ScoreRun } from '../execution/score-run.js';
+import { emInputs } from '../execution/em-inputs.js';
+import { atLeast } from './option-checks.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
@@ -39,6 +43,9 @@ interface ScoreArgs extends ReportOptions {
   failUnder?: string[];
   by?: string;
   skipMissingDb: boolean;
+  metric?: string[];
+  tables?: string;
+  vesReps: number;
 }
 
 /** What `score --fail-under` can gate, per system. */
@@ -98,8 +105,10 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     for (const note of engine.notes) process.stderr.write(`sqlboard: ${note}\n`);
     const progress = terminalProgress('executing');
     let loaded: { bench: Benchmark; systems: PredictionSet[] };
-    let run: ExRun;
     let skipped: SkippedDatabase[] = [];
+    const timing = terminalProgress('timing (VES)');
+    let run: ScoreRun;
+    const notes: string[] = [];
     try {
       const full = loadBenchmark(questions);
       loaded = { bench: full, systems: specs.map(([name, file]) => loadPredictions(file, full, name)) };
@@ -107,12 +116,27 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       const { bench, skipped: left } = argv.skipMissingDb ? withoutUnusableDatabases(full, engine) : { bench: full, skipped: [] };
       skipped = left;
       const comparator = (argv.comparator as ComparatorName | undefined) ?? (bench.format === 'bird' ? 'bird' : 'spider');
-      run = await runEx(bench, loaded.systems, engine, { comparator, keepDistinct: argv.keepDistinct }, (d, t) => progress.update(d, t));
+      const metrics = argv.metric ? parseMetrics(argv.metric) : defaultMetrics(bench.format);
+      if (!metrics.includes('ex')) metrics.unshift('ex');
+      const em = metrics.includes('em') ? emInputs(questions, dbRoot, argv.tables, argv.metric !== undefined) : undefined;
+      if (metrics.includes('em') && !em) {
+        metrics.splice(metrics.indexOf('em'), 1);
+        notes.push(`exact match (em) left out: no tables.json beside ${questions}; pass --tables FILE to add it\n`);
+      }
+      const wantsVes = metrics.includes('ves') || metrics.includes('r-ves');
+      if (wantsVes) atLeast('ves-reps', argv.vesReps, 2);
+      const ves = wantsVes ? { reps: argv.vesReps, timeoutSec: argv.timeout, maxRows: argv.maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
+      run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct: argv.keepDistinct, metrics, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
+        execute: (d, t) => progress.update(d, t),
+        time: (d, t) => timing.update(d, t),
+      });
     } finally {
       progress.stop();
+      timing.stop();
       await engine.close();
       store.close();
     }
+    for (const n of notes) process.stderr.write(n);
     if (argv.items) writeItems(argv.items, run.items);
     const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags) } : undefined;
     for (const line of loadNotes(questions, loaded.bench, loaded.systems)) process.stderr.write(line);

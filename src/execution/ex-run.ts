@@ -5,6 +5,8 @@ import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from './compare-sp
 import { type ExecutionEngine, type EngineStats } from './engine.js';
 import { runPairs, type ResultPair } from './result-pairs.js';
 import { softF1 } from './soft-f1.js';
+import type { PartialType } from '../sql/spider-exact.js';
+import type { VesSpread } from './ves-run.js';
 import { meanScore, type ContinuousMetric, type MeanScore } from './metric-means.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
@@ -41,6 +43,11 @@ export interface SystemScore {
   clean?: DifficultyScore;
   /** Means of the continuous metrics asked for (Soft-F1, EM, VES, R-VES), by their names. */
   metrics: Partial<Record<ContinuousMetric, MeanScore>>;
+  /** With EM: the official printed partial scores per component, and predictions its parser rejected. */
+  emPartial?: Record<PartialType, { acc: number; rec: number; f1: number }>;
+  emUnparsed?: number;
+  /** With VES/R-VES: how the timing went (repetitions, spread, failures). */
+  vesSpread?: VesSpread;
   notes: string[];
 }
 

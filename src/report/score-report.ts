@@ -1,6 +1,7 @@
 import type { ExRun } from '../execution/ex-run.js';
 import { wilson } from '../stats/intervals.js';
 import type { Column, Report } from './model.js';
+import { metricCells, metricColumns, metricsByDifficultySection, runMetrics, systemMetricsJson } from './score-metrics.js';
 
 /** `sqlboard score`'s JSON object and report. */
 export interface FlagInfo {
@@ -22,6 +23,7 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
         file: s.file,
         n: s.n,
         correct: s.correct,
+    ...metricCells(run, s),
         accuracy: s.accuracy,
         execErrors: s.execErrors,
         timeouts: s.timeouts,
@@ -29,6 +31,7 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
         goldErrors: s.goldErrors,
         byDifficulty: s.byDifficulty,
         ...(s.clean ? { clean: s.clean } : {}),
+        ...(runMetrics(run).length > 0 ? { metrics: systemMetricsJson(run, s) } : {}),
       })),
     ...(flags ? { flags: { file: flags.file, flagged: flags.flagged, clean: run.tasks - flags.flagged } } : {}),
     execution: run.execution,
@@ -43,6 +46,7 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
     { key: 'system', header: 'System' },
     { key: 'ex', header: 'EX [95% CI]', format: 'percent' },
     { key: 'correct', header: 'Correct', format: 'integer', optional: true },
+    ...metricColumns(run),
     ...(flags ? [{ key: 'clean', header: 'Clean-subset EX', short: 'Clean EX', format: 'percent' } as Column] : []),
     ...run.difficultyLevels.map((l): Column => ({ key: `d_${l}`, header: l, format: 'percent' })),
     { key: 'errors', header: 'Exec err', format: 'integer' },
@@ -63,6 +67,7 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
   const goldErrors = ranked[0]?.goldErrors ?? 0;
   const levelsN = run.difficultyLevels.map((l) => `${l} ${ranked[0]?.byDifficulty[l]?.n ?? 0}`).join(', ');
   const x = run.execution;
+  const byMetric = metricsByDifficultySection(run, ranked);
   return {
     title: `Execution accuracy (${run.comparator} comparator)`,
     meta: { questions, tasks: run.tasks, comparator: run.comparator + (run.keepDistinct ? ' (DISTINCT kept)' : '') },
@@ -101,6 +106,7 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
           `Executions: ${x.distinct} distinct queries of ${x.requested} requested; ${x.executed} executed now, ${x.reused} reused from the run store.`,
         ],
       },
+      ...(byMetric ? [byMetric] : []),
     ],
   };
 }

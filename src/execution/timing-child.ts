@@ -1,0 +1,29 @@
+/**
+ * Child process that times VES pairs: one query at a time, nothing else running in it, on a
+ * read-only connection, with the same query path as execution (runQuery: the same refusals and
+ * double-quoted-literal handling). The parent kills it when a pair runs past its limit.
+ */
+import Database from 'better-sqlite3';
+import { runQuery } from './run-query.js';
+import { timePair } from './ves.js';
+import type { TimingRequest, TimingReply } from './timing-protocol.js';
+
+const connections = new Map<string, Database.Database>();
+
+process.on('message', (msg: TimingRequest) => {
+  let reply: TimingReply;
+  try {
+    let db = connections.get(msg.dbPath);
+    if (!db) connections.set(msg.dbPath, (db = new Database(msg.dbPath, { readonly: true, fileMustExist: true })));
+    const run = (sql: string): void => {
+      const r = runQuery(db, sql, msg.maxRows);
+      if (r.status !== 'ok') throw new Error(r.error ?? 'execution failed');
+    };
+    const clock = (): number => Number(process.hrtime.bigint()) / 1e6;
+    reply = { id: msg.id, timing: timePair(run, msg.predSql, msg.goldSql, msg.reps, clock) };
+  } catch (e) {
+    reply = { id: msg.id, error: (e as Error).message };
+  }
+  process.send!(reply);
+});
+process.send!({ ready: true });
