@@ -15,6 +15,19 @@ import { breakdownByDatabase } from '../stats/by-database.js';
 import { analyseBoard } from '../stats/board-gaps.js';
 import { itemsLeaderboard } from '../stats/leaderboard.js';
 import { VERBS } from './verbs.js';
+import { meanLeaderboard } from '../stats/mean-leaderboard.js';
+import { meanJson, meanReport } from '../report/leaderboard-mean.js';
+import { METRIC_LABEL } from '../report/score-metrics.js';
+import { ITEM_FIELD, type ContinuousMetric } from '../execution/metric-means.js';
+import type { ItemRecord } from '../benchmark/types.js';
+
+/** Records whose `correct` is their exact match (`em` from score --metric em --items). */
+function asExactMatch(file: string, records: ItemRecord[]): ItemRecord[] {
+  if (!records.some((r) => typeof r.em === 'number')) {
+    throw new UserError(`${file}: no record carries "em": write it with \`sqlboard score --metric ex,em --items FILE\``);
+  }
+  return records.map((r) => ({ ...r, correct: r.em === 1 }));
+}
 
 interface LeaderboardArgs extends ReportOptions {
   files?: string[];
@@ -30,6 +43,7 @@ interface LeaderboardArgs extends ReportOptions {
   iterations: number;
   failUnder?: string[];
   by?: string;
+  metric: string;
 }
 
 /** What `leaderboard --fail-under` can gate, per system. */
@@ -52,6 +66,11 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .option('seed', { type: 'number', default: 42, describe: 'Bootstrap seed' })
         .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
         .option('by', { choices: ['db'], describe: 'Also break accuracy down per database (needs dbId in the verdicts; every output format)' })
+        .option('metric', {
+          choices: ['ex', 'em', 'soft-f1', 'ves', 'r-ves'],
+          default: 'ex',
+          describe: 'Rank by this per-item metric of score --items: ex (correct), em (exact match, 0/1: same tests as ex), or the continuous soft-f1, ves, r-ves (bootstrap intervals, paired bootstrap against #1)',
+        })
         .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: accuracy (or ex), clean` })
         .epilogue(
           'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
@@ -84,7 +103,19 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
     wholeNumber('seed', argv.seed);
     const gates = parseFailUnder(argv.failUnder, LEADERBOARD_GATES);
     if (argv.flags === undefined && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');
-    const sources = itemFiles.map((file) => ({ file, records: readItems(file) }));
+    const read = itemFiles.map((file) => ({ file, records: readItems(file) }));
+    if (argv.metric !== 'ex' && argv.metric !== 'em') {
+      if (argv.flags !== undefined || gates.length > 0) throw new UserError(`--flags and --fail-under work with --metric ex or em, not ${argv.metric}`);
+      const metric = argv.metric as ContinuousMetric;
+      const { seed, iterations, confidence } = argv;
+      const lb = rangeErrorsAsUserErrors(() => meanLeaderboard(read, ITEM_FIELD[metric], { seed, iterations, confidence }));
+      const ctx = { files: itemFiles, metric, label: METRIC_LABEL[metric] };
+      emitReport(meanReport(lb, ctx), meanJson(lb, ctx), argv);
+      finishRun({ partial: [], belowThreshold: [] });
+      return;
+    }
+    // EM is 0/1 per item like EX: rank it with the same intervals and paired tests.
+    const sources = argv.metric === 'em' ? read.map((s) => ({ file: s.file, records: asExactMatch(s.file, s.records) })) : read;
     const flags = argv.flags !== undefined ? readErrorFlags(argv.flags) : undefined;
     const { seed, iterations, confidence, flawed } = argv;
     const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed, errorRate: argv['error-rate'], seed, iterations, confidence }));

@@ -49,7 +49,14 @@ interface ScoreArgs extends ReportOptions {
 }
 
 /** What `score --fail-under` can gate, per system. */
-const SCORE_GATES = { ex: 'execution accuracy', clean: 'EX on the clean subset; needs --flags or the bundled data' };
+const SCORE_GATES = {
+  ex: 'execution accuracy',
+  clean: 'EX on the clean subset; needs --flags or the bundled data',
+  'soft-f1': 'mean Soft-F1; needs --metric soft-f1 (default for BIRD)',
+  em: 'exact match; needs --metric em (default for Spider)',
+  ves: 'VES; needs --metric ves',
+  'r-ves': 'R-VES; needs --metric r-ves',
+};
 
 export const scoreCommand: CommandModule<object, ScoreArgs> = {
   ...VERBS.score,
@@ -78,7 +85,14 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
         .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' })
         .option('skip-missing-db', { type: 'boolean', default: false, describe: 'Score the tasks whose database can be used and list the skipped ones (exit 3), instead of stopping' })
         .option('by', { choices: ['db'], describe: 'Also break the scores down per database (table, --json byDb, CSV, Markdown, HTML)' })
-        .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: ex, clean` }),
+        .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: ex, clean, soft-f1, em, ves, r-ves` })
+        .option('metric', {
+          type: 'string',
+          array: true,
+          describe: 'Metrics, comma-separated: ex, soft-f1, em, ves, r-ves (default: ex,soft-f1 for BIRD questions, ex,em for Spider; ves and r-ves are slow, opt-in)',
+        })
+        .option('tables', { type: 'string', describe: "Spider tables.json for em's foreign-key maps (default: tables.json beside the questions)" })
+        .option('ves-reps', { type: 'number', default: 100, describe: 'ves / r-ves: timed executions of each query (official: 100)' }),
     ) as unknown as Argv<ScoreArgs>,
   handler: async (argv) => {
     const bundled = argv.questions === undefined ? bundledSpider() : undefined;
@@ -155,7 +169,10 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       Object.assign(json, { byDb });
     }
     emitReport(report, json, argv);
-    const gated = run.systems.map((s) => ({ name: s.name, metrics: { ex: s.accuracy, clean: s.clean?.accuracy } }));
+    const gated = run.systems.map((s) => ({
+      name: s.name,
+      metrics: { ex: s.accuracy, clean: s.clean?.accuracy, ...Object.fromEntries(Object.entries(s.metrics).map(([m, v]) => [m, v.mean])) },
+    }));
     finishRun({ partial: skipped.map((d) => `skipped database ${d.dbId} (${d.tasks} tasks): ${d.problem}`), belowThreshold: unmetGates(gates, gated) });
   },
 };
