@@ -1,5 +1,5 @@
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
-import { emptySpiderSql, tryParseSpiderSql, type SpiderSchema } from '../sql/spider-parse.js';
+import { emptySpiderSql, tryParseSpiderSql, type SpiderSchema, type SpiderSql } from '../sql/spider-parse.js';
 import { exactMatch, rebuildSpiderSql, type ForeignKeyMap, type PartialScores } from '../sql/spider-exact.js';
 
 export interface EmItem {
@@ -32,20 +32,31 @@ export function runExactMatch(bench: Benchmark, systems: PredictionSet[], inputs
     const schema = inputs.schemaOf(t.dbId);
     // A gold the parser rejects cannot be scored by the official code either (it stops there);
     // here such a task scores 0 for every system.
-    return { schema, sql: tryParseSpiderSql(schema, t.goldSql.trim()), kmap: inputs.foreignKeys.get(t.dbId) ?? new Map<string, string>() };
+    const kmap = inputs.foreignKeys.get(t.dbId) ?? new Map<string, string>();
+    const parsed = tryParseSpiderSql(schema, t.goldSql.trim());
+    // Rebuilt once: the comparison reads the gold without changing it.
+    return { schema, kmap, sql: parsed && rebuildSpiderSql(parsed, schema, kmap) };
   });
+  // Systems often write the same SQL for a task: score each distinct text once.
+  const memo = bench.tasks.map(() => new Map<string, EmItem>());
   return systems.map((s) =>
     bench.tasks.map((t, ti) => {
       const p = s.byTask.get(t.id);
       if (!p) return undefined;
-      const g = golds[ti]!;
-      const parsed = tryParseSpiderSql(g.schema, emPredictionText(p.sql));
-      if (!g.sql) return { em: 0, partial: exactMatch(emptySpiderSql(), emptySpiderSql()).partial, predParsed: parsed !== undefined };
-      // Rebuilding mutates: each comparison gets fresh copies.
-      const gold = rebuildSpiderSql(structuredClone(g.sql), g.schema, g.kmap);
-      const pred = rebuildSpiderSql(parsed ?? emptySpiderSql(), g.schema, g.kmap);
-      const r = exactMatch(pred, gold);
-      return { em: r.exact ? 1 : 0, partial: r.partial, predParsed: parsed !== undefined };
+      const text = emPredictionText(p.sql);
+      const known = memo[ti]!.get(text);
+      if (known) return known;
+      const item = scoreOne(golds[ti]!, text);
+      memo[ti]!.set(text, item);
+      return item;
     }),
   );
+}
+
+function scoreOne(g: { schema: SpiderSchema; kmap: ForeignKeyMap; sql: SpiderSql | undefined }, text: string): EmItem {
+  const parsed = tryParseSpiderSql(g.schema, text);
+  if (!g.sql) return { em: 0, partial: exactMatch(emptySpiderSql(), emptySpiderSql()).partial, predParsed: parsed !== undefined };
+  const pred = rebuildSpiderSql(parsed ?? emptySpiderSql(), g.schema, g.kmap);
+  const r = exactMatch(pred, g.sql);
+  return { em: r.exact ? 1 : 0, partial: r.partial, predParsed: parsed !== undefined };
 }

@@ -135,8 +135,9 @@ type Counts = [label: number, pred: number, cnt: number];
 
 function evalSelect(pred: SpiderSql, label: SpiderSql): [number, number, number, number] {
   const predSel = pred.select[1];
-  // The official code removes matched units from the label's own list.
-  const labelSel = label.select[1];
+  // The official code removes matched units from the label's own list; nothing reads that list
+  // again within one item, so a copy gives the same scores and leaves the gold reusable.
+  const labelSel = [...label.select[1]];
   const labelNoAgg = labelSel.map((u) => u[1]);
   const predTotal = predSel.length;
   const labelTotal = labelSel.length;

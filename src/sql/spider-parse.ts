@@ -98,11 +98,12 @@ function lookup<V>(map: Map<string, V>, key: string): V {
 }
 
 /** Python's float() of a token (underscores between digits, inf, nan). */
+const DIGITS = '\\d(?:_?\\d)*';
+const PY_FLOAT = new RegExp(`^[+-]?(?:(?:${DIGITS})?\\.${DIGITS}|${DIGITS}\\.?)(?:e[+-]?${DIGITS})?$`, 'i');
+
 export function pythonFloat(tok: string): number | undefined {
   const s = tok.trim();
-  const digits = '\\d(?:_?\\d)*';
-  const re = new RegExp(`^[+-]?(?:(?:${digits})?\\.${digits}|${digits}\\.?)(?:e[+-]?${digits})?$`, 'i');
-  if (re.test(s)) return Number(s.replace(/_/g, ''));
+  if (PY_FLOAT.test(s)) return Number(s.replace(/_/g, ''));
   const m = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
   if (m) return m[2]!.toLowerCase() === 'nan' ? NaN : m[1] === '-' ? -Infinity : Infinity;
   return undefined;
