@@ -55,7 +55,8 @@ describe('sqlboard score on Spider dev', () => {
     expect(bird.execution.reused).toBeGreaterThan(1000);
     const lines = readFileSync(items, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(1034);
-    expect(lines[0]).toEqual({ system: 'ta-sql', taskId: '0', dbId: 'concert_singer', correct: true, difficulty: 'easy' });
+    // Spider questions get exact match by default (official evaluation.py: 1 on this item).
+    expect(lines[0]).toEqual({ system: 'ta-sql', taskId: '0', dbId: 'concert_singer', correct: true, difficulty: 'easy', em: 1 });
     const failed = lines.filter((l) => l.predError !== undefined);
     expect(failed.length).toBe(spider.systems[0]!.execErrors);
     expect(typeof failed[0]!.predError).toBe('string');
