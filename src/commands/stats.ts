@@ -8,6 +8,11 @@ import { agreementWithCI, detectorIntervals, detectorMetrics } from '../stats/ag
 import { gapThreshold } from '../stats/gap.js';
 import { clopperPearson, wilson } from '../stats/intervals.js';
 import { joinLabels, readLabelFile } from '../benchmark/label-files.js';
+import { readItems } from '../benchmark/items.js';
+import { ITEM_FIELD, type ContinuousMetric } from '../execution/metric-means.js';
+import { meanJson, meanReport } from '../report/leaderboard-mean.js';
+import { METRIC_LABEL } from '../report/score-metrics.js';
+import { meanLeaderboard } from '../stats/mean-leaderboard.js';
 import { roganGladen } from '../stats/prevalence.js';
 import { VERBS } from './verbs.js';
 
@@ -149,19 +154,37 @@ interface IntervalArgs {
   k?: number;
   n?: number;
   confidence: number;
+  items?: string[];
+  metric?: string;
+  seed: number;
+  iterations: number;
 }
 
 const interval: Sub<IntervalArgs> = {
   command: 'interval',
-  describe: 'Wilson and Clopper–Pearson intervals for K successes in N trials',
+  describe: 'Wilson and Clopper–Pearson intervals for K successes in N trials; or bootstrap intervals of a continuous metric from score --items',
   builder: (y) =>
     withReport<IntervalArgs>(
       y
         .option('k', { type: 'number', describe: 'Successes' })
         .option('n', { type: 'number', describe: 'Trials' })
-        .option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence' }),
+        .option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence' })
+        .option('items', { type: 'string', array: true, describe: 'Per-item files of score --items: intervals of --metric per system instead of K/N' })
+        .option('metric', { choices: ['soft-f1', 'ves', 'r-ves'], describe: 'With --items: the continuous metric (percentile bootstrap of its mean)' })
+        .option('seed', { type: 'number', default: 42, describe: 'With --items: bootstrap seed' })
+        .option('iterations', { type: 'number', default: 2000, describe: 'With --items: bootstrap resamples' }),
     ),
   handler: (argv) => {
+    if (argv.items !== undefined) {
+      if (argv.metric === undefined) throw new UserError('--items needs --metric soft-f1, ves or r-ves (for EX and EM use --k/--n or leaderboard)');
+      const confidence = fraction('confidence', argv.confidence, true);
+      const metric = argv.metric as ContinuousMetric;
+      const read = argv.items.map((file) => ({ file, records: readItems(file) }));
+      const lb = rangeErrorsAsUserErrors(() => meanLeaderboard(read, ITEM_FIELD[metric], { seed: argv.seed, iterations: argv.iterations, confidence }));
+      const ctx = { files: argv.items, metric, label: METRIC_LABEL[metric] };
+      emit({ report: meanReport(lb, ctx), json: meanJson(lb, ctx) }, argv);
+      return;
+    }
     const k = count('k', argv.k);
     const n = count('n', argv.n);
     if (k > n) throw new UserError(`--k (${k}) cannot exceed --n (${n})`);

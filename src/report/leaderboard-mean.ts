@@ -13,7 +13,7 @@ export function meanJson(lb: MeanLeaderboard, ctx: MeanContext): Record<string, 
 
 /** `leaderboard --metric soft-f1|ves|r-ves`: systems by the metric's mean, intervals, gap to #1. */
 export function meanReport(lb: MeanLeaderboard, ctx: MeanContext): Report {
-  const close = lb.systems.filter((s) => s.indistinguishableFromTop).length;
+  const close = lb.systems.filter((s) => s.rank > 1 && s.indistinguishableFromTop).length;
   return {
     title: `Leaderboard by ${ctx.label}`,
     meta: { files: ctx.files.join(', '), tasks: lb.tasks, metric: ctx.metric },
@@ -50,7 +50,7 @@ export function meanReport(lb: MeanLeaderboard, ctx: MeanContext): Report {
         },
         notes: [
           `Intervals: ${lb.method}. Δ vs #1: paired bootstrap over tasks on the same resamples; "indistinguishable" = its interval includes 0.`,
-          `${close} system(s) cannot be told apart from rank 1 at this confidence.`,
+          `${close} of the ${Math.max(0, lb.systems.length - 1)} systems below rank 1 cannot be told apart from it at this confidence.`,
           'A task without a value for the metric counts 0, as score counts a missing prediction.',
         ],
       },

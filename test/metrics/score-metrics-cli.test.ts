@@ -72,6 +72,13 @@ describe('score --metric: every metric through JSON, --items and leaderboard', (
     const board = JSON.parse(lb.stdout) as { systems: { system: string; mean: { estimate: number } }[] };
     expect(board.systems.map((s) => s.system)).toEqual(['gold', 'c3']);
     expect(board.systems[1]!.mean.estimate).toBeCloseTo(c.metrics['soft-f1']!.mean, 12);
+    // stats interval --items: the same bootstrap interval per system.
+    const iv = await runCli(['stats', 'interval', '--items', items, '--metric', 'soft-f1', '--json']);
+    expect(iv.code, iv.stderr).toBe(0);
+    const ivJson = JSON.parse(iv.stdout) as { systems: { system: string; mean: { estimate: number; low: number; high: number } }[] };
+    const c3iv = ivJson.systems.find((s) => s.system === 'c3')!.mean;
+    expect(c3iv.estimate).toBeCloseTo(c.metrics['soft-f1']!.mean, 12);
+    expect([c3iv.low, c3iv.high]).toEqual([c.metrics['soft-f1']!.interval.low, c.metrics['soft-f1']!.interval.high]);
     const lbEm = await runCli(['leaderboard', items, '--metric', 'em', '--json']);
     expect(lbEm.code, lbEm.stderr).toBe(0);
     const emBoard = JSON.parse(lbEm.stdout) as { systems: { system: string; correct: number }[] };
