@@ -6,7 +6,7 @@ import { type ExecutionEngine, type EngineStats } from './engine.js';
 import { runPairs, type ResultPair } from './result-pairs.js';
 import { softF1 } from './soft-f1.js';
 import type { PartialType } from '../sql/spider-exact.js';
-import type { VesSpread } from './ves-run.js';
+import type { VesSpread } from './ves.js';
 import { meanScore, type ContinuousMetric, type MeanScore } from './metric-means.js';
 import type { ExecRequest, ExecResult } from './types.js';
 

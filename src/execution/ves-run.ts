@@ -18,19 +18,6 @@ export interface VesOptions {
   dbPath: (dbId: string) => string;
 }
 
-/** Spread of the measurement over a system's timed items. */
-export interface VesSpread {
-  /** Items timed (EX-correct with a prediction). */
-  timed: number;
-  reps: number;
-  /** Items whose timing failed or ran out of time (scored 0). */
-  failed: number;
-  /** Median over timed items of the ratios' coefficient of variation (sd / mean, before outlier removal). */
-  medianCv: number;
-  /** Ratios dropped by the outlier rule, over all ratios. */
-  droppedShare: number;
-}
-
 /** One idle child process that times pairs one after another; killed and replaced on a timeout. */
 class Timer {
   private child: ChildProcess | undefined;

@@ -59,6 +59,19 @@ export function vesFromRatios(ratios: readonly number[]): VesTiming {
   return { reps: ratios.length, ratios: [...ratios], kept: keptRatios(ratios).length, ratio, ves: Math.sqrt(ratio), reward, rVes: Math.sqrt(reward) };
 }
 
+/** Spread of the measurement over a system's timed items. */
+export interface VesSpread {
+  /** Items timed (EX-correct with a prediction). */
+  timed: number;
+  reps: number;
+  /** Items whose timing failed or ran out of time (scored 0). */
+  failed: number;
+  /** Median over timed items of the ratios' coefficient of variation (sd / mean, before outlier removal). */
+  medianCv: number;
+  /** Ratios dropped by the outlier rule, over all ratios. */
+  droppedShare: number;
+}
+
 /** A monotonic clock in milliseconds; tests inject a scripted one. */
 export type Clock = () => number;
 
