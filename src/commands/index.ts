@@ -14,6 +14,7 @@ const MODULES: Record<VerbName, () => Promise<AnyCommand>> = {
   stats: async () => (await import('./stats.js')).statsCommand,
   import: async () => (await import('./import.js')).importCommand,
   validate: async () => (await import('./validate.js')).validateCommand,
+  batch: async () => (await import('./batch.js')).batchCommand,
 };
 
 /**

@@ -12,6 +12,9 @@ import { judgeItemRecords } from '../judge/records.js';
 import { formatReplay, replayEntries } from '../llm/replay-export.js';
 import { parsePriceFlag, readPriceFile } from '../llm/pricing.js';
 import { PROVIDER_NAMES } from '../llm/providers/index.js';
+import { sumWaves } from '../llm/batch/waves.js';
+import type { BatchFallback, BatchWait } from '../llm/batch/waves.js';
+import { batchProgressLine } from './batch-progress.js';
 import type { ProviderName } from '../llm/providers/types.js';
 import { DEFAULT_RETRY } from '../llm/retry.js';
 import { runJudge } from '../judge/run.js';
@@ -54,6 +57,10 @@ interface JudgeArgs extends ReportOptions {
   items?: string;
   record?: string;
   workers?: number;
+  batch: boolean;
+  batchWait: string;
+  batchFallback: string;
+  batchPoll: number;
 }
 
 
@@ -83,7 +90,11 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('workers', { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' })
         .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' })
-        .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' })),
+        .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' })
+        .option('batch', { type: 'boolean', default: false, describe: "Send the calls through the provider's batch engine (OpenAI Batch API: half price, up to 24 h), one wave per cascade stage; resumable" })
+        .option('batch-wait', { choices: ['all', 'none'], default: 'all', describe: '--batch: wait for every wave (all), or submit the next wave and exit 3 (none; run again to collect)' })
+        .option('batch-fallback', { choices: ['batch', 'online'], default: 'batch', describe: '--batch: where a request goes after its batch expired, failed or lost it (once)' })
+        .option('batch-poll', { type: 'number', default: 30, describe: '--batch: first wait between polls in seconds (doubles while nothing changes, up to 10 min)' })),
     ) as unknown as Argv<JudgeArgs>,
   handler: async (argv) => {
     checkLlmCallOptions(argv);
@@ -92,6 +103,9 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     atLeast('preview-rows', argv.previewRows, 0);
     atLeast('max-reasks', argv.maxReasks, 0);
     if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
+    if (!(argv.batchPoll > 0)) throw new UserError('--batch-poll must be a positive number of seconds');
+    if (!argv.batch && (argv.batchWait !== 'all' || argv.batchFallback !== 'batch')) throw new UserError('--batch-wait and --batch-fallback apply only with --batch');
+    if (argv.batch && argv.record) throw new UserError('--record replays every call online from the cache; run it after the batch run, without --batch');
     const specs = parseSystemSpecs(argv.system);
     const bench = loadBenchmark(argv.questions);
     const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
@@ -99,6 +113,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.execTimeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
     const execProgress = terminalProgress('executing');
     const judgeProgress = terminalProgress('judging');
+    const batchProgress = batchProgressLine();
     try {
       engine.checkDatabases(bench.tasks);
       const judge = createLiveJudge({
@@ -118,6 +133,21 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         previewRows: argv.previewRows,
         maxReasks: argv.maxReasks,
         sampling: { temperature: argv.temperature, maxOutputTokens: argv.maxOutputTokens },
+        ...(argv.batch
+          ? {
+              batch: {
+                wait: argv.batchWait as BatchWait,
+                fallback: argv.batchFallback as BatchFallback,
+                pollMs: Math.round(argv.batchPoll * 1000),
+                pollMaxMs: Math.max(Math.round(argv.batchPoll * 1000), 600_000),
+                onProgress: (p) => {
+                  execProgress.stop();
+                  judgeProgress.stop();
+                  batchProgress(p);
+                },
+              },
+            }
+          : {}),
       });
       const run = await runJudge({
         bench,
@@ -129,6 +159,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         verdicts: argv.record ? undefined : judge.verdicts,
         judgeKey: judge.judgeKey,
         judgeName: judge.name,
+        ...(judge.batch ? { batch: judge.batch } : {}),
         onExecProgress: (d, t) => execProgress.update(d, t),
         onJudgeProgress: (d, t) => {
           execProgress.stop();
@@ -141,6 +172,15 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       if (argv.items) writeItems(argv.items, judgeItemRecords(run.items, bench));
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
       for (const line of loadNotes(argv.questions, bench, systems)) process.stderr.write(line);
+      if (judge.batch) {
+        const w = sumWaves(judge.batch.driver.reports);
+        process.stderr.write(
+          `sqlboard: batch: ${w.waves} wave(s), ${w.batchIds.length} batch(es) submitted (${w.submitted} requests, ${w.resubmitted} resubmitted), ${w.adopted} collected from earlier runs' batches, ${w.answered} answered, ${w.toOnline} sent online, ${w.failed} failed.\n`,
+        );
+      }
+      if (run.waiting) {
+        process.stderr.write(`sqlboard: ${run.waiting} items wait for submitted batches (ids in ${argv.store}; \`sqlboard batch status\`): run the same command again to collect them.\n`);
+      }
       if (run.stopped) {
         const left = run.items.filter((r) => r.route === 'not-judged').length;
         process.stderr.write(`sqlboard: stopped: ${run.stopped}; ${left} items not judged. Everything judged is kept in ${argv.store}: re-run to continue.\n`);

@@ -31,6 +31,10 @@ export const VERBS = {
     command: 'validate',
     describe: 'Compare judges with human labels on validation sets (κ, accuracy, MCC, F1 with CIs; pairs, ensembles, upgrade rule)',
   },
+  batch: {
+    command: 'batch <command>',
+    describe: 'Provider batches of judge and audit runs (--batch): `batch status` lists them',
+  },
 } as const;
 
 export type VerbName = keyof typeof VERBS;

@@ -1,5 +1,8 @@
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { ExecRequest, ExecResult } from '../execution/types.js';
+import { CallDeferred } from '../llm/batch/collector.js';
+import type { BatchCollector } from '../llm/batch/collector.js';
+import type { WaveDriver } from '../llm/batch/waves.js';
 import { BudgetExceeded } from '../llm/budget.js';
 import { DEFAULT_MAX_REASKS, judgeItem, notJudgedItem } from './cascade.js';
 import type { CascadeDeps, JudgedItem, JudgeInput } from './cascade.js';
@@ -28,6 +31,11 @@ export interface JudgeRunOptions {
   judgeName: string | (() => string);
   onExecProgress?: (done: number, total: number) => void;
   onJudgeProgress?: (done: number, total: number) => void;
+  /**
+   * Batch mode: the client defers every call the cache lacks to `collector`; after each
+   * pass `driver` answers them as a wave of provider batches, and the next pass goes on.
+   */
+  batch?: { collector: BatchCollector; driver: WaveDriver };
 }
 
 export interface JudgeRecord extends JudgedItem {
@@ -41,6 +49,8 @@ export interface JudgeRunResult {
   judge: string;
   /** Why the run stopped early (budget), if it did; the rest are `not-judged`. */
   stopped?: string;
+  /** Batch mode with --batch-wait none: items still waiting for submitted batches. */
+  waiting?: number;
 }
 
 /** Everything about the judge that changes a verdict; the API key is not part of it. */
@@ -107,10 +117,52 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     goldHash: goldHashes[p.ti],
   }));
 
+  let pass = await judgePass(o, inputs);
+  // Batch mode: each pass defers the calls the cache lacks; one wave of batches answers
+  // them, and the next pass finds them (a Refuter after its Prover, a re-ask after its answer).
+  let waiting = 0;
+  while (o.batch && !pass.stopped && !pass.fatal && o.batch.collector.size > 0) {
+    const deferred = o.batch.collector.drain();
+    try {
+      const wave = await o.batch.driver.run(deferred);
+      if (wave.waiting) {
+        waiting = pass.deferred;
+        break;
+      }
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      pass.stopped = e.message;
+      break;
+    }
+    pass = await judgePass(o, inputs);
+  }
+  if (pass.fatal) throw pass.fatal.error;
+  const { out, stopped } = pass;
+  const judge = typeof o.judgeName === 'string' ? o.judgeName : o.judgeName();
+  const why = stopped ?? (waiting > 0 ? 'waiting for submitted provider batches; run the same command again to collect them' : 'the run stopped');
+  const items = inputs.map(({ system, input }, i): JudgeRecord => {
+    const r = out[i];
+    if (r) return { ...r, judge };
+    return { system, judge, ...notJudgedItem(input, o.deps, `not judged: ${why}`) };
+  });
+  return { items, judge, ...(stopped ? { stopped } : {}), ...(waiting > 0 ? { waiting } : {}) };
+}
+
+interface PassResult {
+  out: (JudgeRecord | undefined)[];
+  stopped?: string;
+  fatal?: { error: unknown };
+  /** Items waiting for a deferred (batch) call. */
+  deferred: number;
+}
+
+/** Judges every item once, `concurrency` at a time; in batch mode, items whose calls were deferred stay open. */
+async function judgePass(o: JudgeRunOptions, inputs: { system: string; input: JudgeInput; goldHash: string }[]): Promise<PassResult> {
   const out: (JudgeRecord | undefined)[] = new Array(inputs.length);
   let stopped: string | undefined;
   let fatal: { error: unknown } | undefined;
   let done = 0;
+  let deferred = 0;
   const limit = createLimiter(Math.max(1, o.concurrency));
   await Promise.all(
     inputs.map(({ system, input, goldHash }, i) =>
@@ -124,6 +176,10 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
           try {
             item = await judgeItem(input, o.deps);
           } catch (e) {
+            if (e instanceof CallDeferred) {
+              deferred += 1;
+              return;
+            }
             if (e instanceof BudgetExceeded) {
               stopped ??= e.message;
               return;
@@ -140,12 +196,5 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
       }),
     ),
   );
-  if (fatal) throw fatal.error;
-  const judge = typeof o.judgeName === 'string' ? o.judgeName : o.judgeName();
-  const items = inputs.map(({ system, input }, i): JudgeRecord => {
-    const r = out[i];
-    if (r) return { ...r, judge };
-    return { system, judge, ...notJudgedItem(input, o.deps, `not judged: ${stopped ?? 'the run stopped'}`) };
-  });
-  return stopped ? { items, judge, stopped } : { items, judge };
+  return { out, deferred, ...(stopped ? { stopped } : {}), ...(fatal ? { fatal } : {}) };
 }

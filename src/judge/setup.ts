@@ -1,5 +1,8 @@
 import { birdEqual } from '../execution/compare-bird.js';
 import type { RunStore } from '../store/run-store.js';
+import { createBatchMode, createBatchTransport } from '../llm/batch/setup.js';
+import type { BatchMode, BatchModeOptions } from '../llm/batch/setup.js';
+import type { BatchTransport } from '../llm/batch/types.js';
 import { Budget } from '../llm/budget.js';
 import type { CascadeDeps } from './cascade.js';
 import { judgeName } from '../llm/model-name.js';
@@ -46,6 +49,10 @@ export interface LiveJudgeOptions {
   sampling?: Partial<Sampling>;
   env?: NodeJS.ProcessEnv;
   sleep?: Sleep;
+  /** Batch mode (--batch): calls go to the provider's batch engine in waves. */
+  batch?: BatchModeOptions;
+  /** A ready batch transport (tests); else built from providerConfig. */
+  batchTransport?: BatchTransport;
 }
 
 export interface LiveJudge {
@@ -62,6 +69,8 @@ export interface LiveJudge {
    */
   name(): string;
   price: Price | undefined;
+  /** Batch mode's collector and wave driver (pass to runJudge), when asked for. */
+  batch?: BatchMode;
 }
 
 /**
@@ -80,6 +89,17 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   });
   const cache = o.store ? new LlmCache(o.store) : undefined;
   const budget = new Budget({ maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls });
+  const batch = o.batch
+    ? createBatchMode({
+        transport: o.batchTransport ?? createBatchTransport(o.providerConfig ?? { provider: provider.name }, o.env ?? process.env, o.batch.limits),
+        store: o.store,
+        cache,
+        model: o.model,
+        budget,
+        price,
+        options: o.batch,
+      })
+    : undefined;
   const client = new LlmClient({
     provider,
     model: o.model,
@@ -91,6 +111,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
     price,
     concurrency: o.concurrency,
     sleep: o.sleep,
+    ...(batch ? { batch: batch.collector } : {}),
   });
   const verdicts = o.store ? new VerdictStore(o.store) : undefined;
   const deps: CascadeDeps = {
@@ -118,5 +139,6 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
       return verdicts && !o.snapshot ? verdicts.nameFor(judgeKey, proposed) : proposed;
     },
     price,
+    ...(batch ? { batch } : {}),
   };
 }

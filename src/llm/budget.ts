@@ -28,29 +28,38 @@ export class Budget {
 
   /** Reserves room for one call; throws BudgetExceeded (and stays stopped) when it does not fit. */
   reserve(worstCaseUsd: number): { commit(actualUsd: number): void; release(): void } {
+    const t = this.reserveWave(1, worstCaseUsd, 'the next call');
+    return { commit: (actualUsd) => t.commit(actualUsd, 1), release: t.release };
+  }
+
+  /**
+   * Reserves room for `calls` calls at once whose worst cases add up to `worstCaseUsd`
+   * (a batch wave: all of it must fit before anything is submitted).
+   */
+  reserveWave(calls: number, worstCaseUsd: number, what = `the next batch wave (${calls} calls)`): { commit(actualUsd: number, calls: number): void; release(): void } {
     if (this.stopReason) throw new BudgetExceeded(this.stopReason);
     const { maxCalls, maxCostUsd } = this.limits;
-    if (maxCalls !== undefined && this.calls + this.reservedCalls + 1 > maxCalls) {
-      this.stopReason = `--max-calls ${maxCalls} reached`;
+    if (maxCalls !== undefined && this.calls + this.reservedCalls + calls > maxCalls) {
+      this.stopReason = calls === 1 ? `--max-calls ${maxCalls} reached` : `--max-calls ${maxCalls} reached: ${what} would make ${this.calls + this.reservedCalls + calls}`;
       throw new BudgetExceeded(this.stopReason);
     }
     if (maxCostUsd !== undefined && this.spentUsd + this.reservedUsd + worstCaseUsd > maxCostUsd) {
-      this.stopReason = `--max-cost-usd ${maxCostUsd} reached (spent ${this.spentUsd.toFixed(4)} USD; the next call could cost up to ${worstCaseUsd.toFixed(4)})`;
+      this.stopReason = `--max-cost-usd ${maxCostUsd} reached (spent ${this.spentUsd.toFixed(4)} USD; ${what} could cost up to ${worstCaseUsd.toFixed(4)})`;
       throw new BudgetExceeded(this.stopReason);
     }
-    this.reservedCalls += 1;
+    this.reservedCalls += calls;
     this.reservedUsd += worstCaseUsd;
     let open = true;
     const close = (): void => {
       if (!open) return;
       open = false;
-      this.reservedCalls -= 1;
+      this.reservedCalls -= calls;
       this.reservedUsd -= worstCaseUsd;
     };
     return {
-      commit: (actualUsd: number) => {
+      commit: (actualUsd: number, made: number) => {
         close();
-        this.calls += 1;
+        this.calls += made;
         this.spentUsd += actualUsd;
       },
       release: close,

@@ -7,7 +7,9 @@ import { costUsd } from './pricing.js';
 import type { Price } from './pricing.js';
 import { DEFAULT_RETRY, realSleep, withRetries } from './retry.js';
 import type { RetryPolicy, Sleep } from './retry.js';
-import { isReasoningModel } from './providers/types.js';
+import { CallDeferred } from './batch/collector.js';
+import type { BatchCollector } from './batch/collector.js';
+import { ProviderError, isReasoningModel } from './providers/types.js';
 import type { ChatMessage, LlmProvider, Sampling } from './providers/types.js';
 
 export interface LlmClientOptions {
@@ -25,6 +27,11 @@ export interface LlmClientOptions {
   /** Calls in flight at once (default 4). */
   concurrency?: number;
   sleep?: Sleep;
+  /**
+   * Batch mode: a call the cache cannot answer is not requested but noted here and
+   * raised as CallDeferred; a wave of provider batches answers it into the cache.
+   */
+  batch?: BatchCollector;
 }
 
 export interface CallResult extends CachedCall {
@@ -65,6 +72,8 @@ export class LlmClient {
   readonly usedKeys = new Set<string>();
   private readonly limit;
   private readonly inFlight = new Map<string, Promise<CachedCall>>();
+  /** Batch-answered calls already counted in stats (a pass may use them again). */
+  private readonly counted = new Set<string>();
 
   constructor(private readonly opts: LlmClientOptions) {
     this.provider = opts.provider;
@@ -88,10 +97,25 @@ export class LlmClient {
     const key = callKey(parts);
     this.usedKeys.add(key);
     const hit = this.opts.cache?.get(key);
+    const batch = this.opts.batch;
+    if (hit && batch?.answeredHere.has(key)) {
+      // Answered by this run's batches: a request of this run (counted once), not a cache hit.
+      if (!this.counted.has(key)) {
+        this.counted.add(key);
+        this.count(hit);
+      }
+      return { ...hit, cached: false };
+    }
     if (hit) {
       this.stats.cacheHits += 1;
       this.noteModel(hit.resolvedModel);
       return { ...hit, cached: true };
+    }
+    if (batch && !batch.online.has(key)) {
+      const failed = batch.failed.get(key);
+      if (failed !== undefined) throw new ProviderError('server', failed);
+      batch.add({ key, parts, worstCaseUsd: this.worstCaseUsd(messages) });
+      throw new CallDeferred(key);
     }
     // Systems often predict the same SQL: an identical call already in flight is joined, not repeated.
     const pending = this.inFlight.get(key);
@@ -111,10 +135,7 @@ export class LlmClient {
 
   private async request(key: string, parts: CallKeyParts): Promise<CachedCall> {
     const { messages } = parts;
-    // Worst case: ~3 characters per prompt token and the full output allowance.
-    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
-    const worst = costUsd({ inputTokens: Math.ceil(promptChars / 3), outputTokens: this.sampling.maxOutputTokens }, this.opts.price);
-    const ticket = this.opts.budget?.reserve(worst);
+    const ticket = this.opts.budget?.reserve(this.worstCaseUsd(messages));
     try {
       const result = await this.limit(async () => {
         const t0 = performance.now();
@@ -136,16 +157,28 @@ export class LlmClient {
       });
       ticket?.commit(result.costUsd);
       this.opts.cache?.put(key, parts, result);
-      this.stats.requests += 1;
-      this.stats.inputTokens += result.usage.inputTokens;
-      this.stats.outputTokens += result.usage.outputTokens;
-      this.stats.costUsd += result.costUsd;
-      this.noteModel(result.resolvedModel);
+      this.count(result);
       return result;
     } catch (e) {
       ticket?.release();
       throw e;
     }
+  }
+
+  /** The most a call with these messages can cost at online prices: its prompt as estimated and the full output allowance. */
+  worstCaseUsd(messages: ChatMessage[]): number {
+    // Worst case: ~3 characters per prompt token and the full output allowance.
+    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
+    return costUsd({ inputTokens: Math.ceil(promptChars / 3), outputTokens: this.sampling.maxOutputTokens }, this.opts.price);
+  }
+
+  /** A request this run made (online, or in one of its batches). */
+  private count(call: CachedCall): void {
+    this.stats.requests += 1;
+    this.stats.inputTokens += call.usage.inputTokens;
+    this.stats.outputTokens += call.usage.outputTokens;
+    this.stats.costUsd += call.costUsd;
+    this.noteModel(call.resolvedModel);
   }
 
   private noteModel(m: string | undefined): void {

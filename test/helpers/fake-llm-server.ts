@@ -112,7 +112,7 @@ function geminiMessages(p: Record<string, unknown>): { role: string; content: st
   return out;
 }
 
-function openaiBody(model: string, r: Reply): unknown {
+export function openaiBody(model: string, r: Reply): unknown {
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion',
