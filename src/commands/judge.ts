@@ -105,6 +105,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
     if (!(argv.batchPoll > 0)) throw new UserError('--batch-poll must be a positive number of seconds');
     if (!argv.batch && (argv.batchWait !== 'all' || argv.batchFallback !== 'batch')) throw new UserError('--batch-wait and --batch-fallback apply only with --batch');
+    if (argv.batch && argv.provider === 'replay') throw new UserError('--batch needs a live provider: --provider replay answers from a file and has no batch engine.');
     if (argv.batch && argv.record) throw new UserError('--record replays every call online from the cache; run it after the batch run, without --batch');
     const specs = parseSystemSpecs(argv.system);
     const bench = loadBenchmark(argv.questions);

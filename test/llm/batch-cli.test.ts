@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readItems } from '../../src/benchmark/items.js';
+import { runCli, runCliAndKill } from '../helpers/cli.js';
+import { startFakeBatchServer } from '../helpers/fake-batch-server.js';
+import type { FakeBatchServer } from '../helpers/fake-batch-server.js';
+import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from '../judge/spider-fixture.js';
+
+const KEY = 'sk-batchcli-SECRET-0123456789';
+let server: FakeBatchServer;
+const dir = mkdtempSync(join(tmpdir(), 'sqlboard-batch-cli-'));
+const questions = join(dir, 'questions.json');
+const preds = join(dir, 'preds.sql');
+
+beforeAll(async () => {
+  server = await startFakeBatchServer(routeScript);
+  const dev = JSON.parse(readFileSync(DEV_JSON, 'utf8')) as unknown[];
+  writeFileSync(questions, JSON.stringify(ROUTE_CASES.map((c) => dev[Number(c.taskId)])));
+  writeFileSync(preds, ROUTE_CASES.map((c) => `${c.pred}\tconcert_singer`).join('\n') + '\n');
+});
+afterAll(async () => server.close());
+
+const args = (store: string, items: string, extra: string[] = []): string[] => [
+  'judge',
+  '--questions', questions,
+  '--db-root', DB_ROOT,
+  '--system', `routes=${preds}`,
+  '--provider', 'openai',
+  '--model', 'gpt-4o',
+  '--base-url', server.openaiBase,
+  '--store', store,
+  '--items', items,
+  '--workers', '2',
+  ...extra,
+];
+const env = { OPENAI_API_KEY: KEY };
+const BATCH = ['--batch', '--batch-poll', '0.01'];
+
+/** An item without what only the transport changes (usage, latency, cost). */
+const verdict = (r: Record<string, unknown>) => {
+  const { calls: _c, cachedCalls: _cc, inputTokens: _i, outputTokens: _o, costUsd: _u, latencyMs: _l, ...rest } = r;
+  return rest;
+};
+
+describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', () => {
+  const onlineItems = join(dir, 'online.jsonl');
+
+  it('writes the same items as an online run with the same answers', async () => {
+    const on = await runCli(args(join(dir, 'online.db'), onlineItems), { env });
+    expect(on.code).toBe(0);
+    server.batches.length = 0;
+    const b = await runCli(args(join(dir, 'batch.db'), join(dir, 'batch.jsonl'), BATCH), { env });
+    expect(b.stderr).toMatch(/batch: 2 wave\(s\), 2 batch\(es\) submitted \(11 requests, 0 resubmitted\), 0 collected from earlier runs' batches, 11 answered/);
+    expect(b.code).toBe(0);
+    expect(readItems(join(dir, 'batch.jsonl')).map(verdict)).toEqual(readItems(onlineItems).map(verdict));
+    expect(b.stdout + b.stderr).not.toContain('SECRET');
+  }, 240_000);
+
+  it('kill -9 between submission and completion: the re-run polls the recorded batch, submits nothing twice, and ends as an online run', async () => {
+    server.batches.length = 0;
+    server.setPlan(() => ({ polls: 1_000_000 }));
+    const store = join(dir, 'killed.db');
+    const items = join(dir, 'killed.jsonl');
+    const signal = await runCliAndKill(args(store, items, BATCH), () => server.batches.length === 1 && server.batches[0].polls >= 2, { env, timeoutMs: 60_000 });
+    expect(signal).toBe('SIGKILL');
+    expect(server.batches).toHaveLength(1);
+    // The provider finishes the batch while nobody is watching.
+    server.batches[0].plan.polls = 0;
+    server.setPlan(() => ({}));
+    const r = await runCli(args(store, items, BATCH), { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr, r.stderr).toMatch(/7 collected from earlier runs' batches/);
+    expect(server.batches.map((b) => b.lines.length)).toEqual([7, 4]);
+    expect(readItems(items).map(verdict)).toEqual(readItems(onlineItems).map(verdict));
+
+    const st = await runCli(['batch', 'status', '--store', store, '--json']);
+    expect(st.code).toBe(0);
+    const out = JSON.parse(st.stdout) as { batches: { id: string; state: string; collected: boolean; total: number }[] };
+    expect(out.batches.map((b) => [b.id, b.state, b.collected, b.total])).toEqual(server.batches.map((b) => [b.id, 'completed', true, b.lines.length]));
+  }, 240_000);
+
+  it('--batch with --provider replay or without a usable combination is a user error', async () => {
+    const r = await runCli(['judge', '--questions', questions, '--db-root', DB_ROOT, '--system', `routes=${preds}`, '--provider', 'replay', '--replay', preds, '--model', 'x', '--batch', '--store', join(dir, 'r.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--batch needs a live provider/);
+    const w = await runCli(args(join(dir, 'w.db'), join(dir, 'w.jsonl'), ['--batch-wait', 'none']), { env });
+    expect(w.code).toBe(2);
+    expect(w.stderr).toMatch(/--batch-wait and --batch-fallback apply only with --batch/);
+  }, 120_000);
+});
