@@ -16,6 +16,11 @@ import type { LlmProvider } from '../llm/providers/types.js';
 import type { RetryPolicy, Sleep } from '../llm/retry.js';
 import { createSchemaSource } from '../judge/schema-text.js';
 import { fatalProviderError } from '../llm/fatal-provider-error.js';
+import { CallDeferred } from '../llm/batch/collector.js';
+import { createBatchMode, createBatchTransport } from '../llm/batch/setup.js';
+import type { BatchMode, BatchModeOptions } from '../llm/batch/setup.js';
+import type { BatchTransport } from '../llm/batch/types.js';
+import { sumWaves } from '../llm/batch/waves.js';
 
 export interface LlmAgentsOptions {
   agents: readonly LlmAgentSpec[];
@@ -48,6 +53,10 @@ export interface LlmAgentsOptions {
   promptsDir?: string;
   env?: NodeJS.ProcessEnv;
   onProgress?: (done: number, total: number) => void;
+  /** Batch mode (--batch): every agent's calls go to its provider's batch engine, one wave for all tasks. */
+  batch?: BatchModeOptions;
+  /** A ready batch transport per agent (tests); else built from the agent's provider. */
+  batchTransportFor?: (spec: LlmAgentSpec) => BatchTransport;
 }
 
 /** A task an agent has no SQL for, and why. */
@@ -85,6 +94,10 @@ export interface LlmAgentsResult {
   agents: LlmAgentSummary[];
   /** Why generation stopped early (budget), if it did. */
   stopped?: string;
+  /** Batch mode: what the waves did, summed over the agents. */
+  batch?: ReturnType<typeof sumWaves>;
+  /** Batch mode with --batch-wait none: generations still waiting for submitted batches. */
+  waiting?: number;
 }
 
 /** What an agent's answer must look like to be run as its SQL (prompts/agent.md asks for one SELECT). */
@@ -110,7 +123,19 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
   const concurrency = Math.max(1, o.concurrency ?? 4);
   const agents = o.agents.map((spec) => {
     const price = runPrice(spec.model, { table: o.priceTable, maxCostUsd: o.maxCostUsd, who: `agent ${spec.name}`, howToFix: '--price-file FILE.json' });
-    const provider = o.providerFor?.(spec) ?? createProvider({ provider: spec.provider, baseUrl: o.baseUrl, replayFile: o.replayFile, apiVersion: o.apiVersion }, o.env);
+    const providerConfig = { provider: spec.provider, baseUrl: o.baseUrl, replayFile: o.replayFile, apiVersion: o.apiVersion };
+    const provider = o.providerFor?.(spec) ?? createProvider(providerConfig, o.env);
+    const batch: BatchMode | undefined = o.batch
+      ? createBatchMode({
+          transport: o.batchTransportFor?.(spec) ?? createBatchTransport(providerConfig, o.env ?? process.env, o.batch.limits),
+          store: o.store,
+          cache,
+          model: spec.model,
+          budget,
+          price,
+          options: o.batch,
+        })
+      : undefined;
     const client = new LlmClient({
       provider,
       model: spec.model,
@@ -122,46 +147,79 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
       price,
       concurrency,
       sleep: o.sleep,
+      ...(batch ? { batch: batch.collector } : {}),
     });
-    return { spec, client, price, byTask: new Map<string, Prediction>(), failures: new Map<string, string>(), answersCostUsd: 0 };
+    return { spec, client, price, batch, byTask: new Map<string, Prediction>(), failures: new Map<string, string>(), answersCostUsd: 0 };
   });
 
   const tasks = o.bench.tasks;
   const total = tasks.length * agents.length;
   const limit = createLimiter(concurrency);
-  let done = 0;
   let stopped: string | undefined;
   let fatal: { error: unknown } | undefined;
-  await Promise.all(
-    tasks.flatMap((task) =>
-      agents.map((a) =>
-        // After a budget stop, jobs keep going through: answers already cached still land.
-        limit(async () => {
-          if (fatal) return;
-          try {
-            const r = await generateSql(a.client, template, { schema: schemaFor(task.dbId), question: task.question, evidence: task.evidence });
-            a.answersCostUsd += r.usage.costUsd;
-            const problem = answerProblem(r.sql, r.raw, r.truncated);
-            if (problem) a.failures.set(task.id, problem);
-            else a.byTask.set(task.id, { taskId: task.id, sql: r.sql, dbId: task.dbId });
-          } catch (e) {
-            if (e instanceof BudgetExceeded) {
-              stopped ??= e.message;
-              a.failures.set(task.id, `not generated: ${e.message}`);
-            } else if (e instanceof ProviderError) {
-              const stop = fatalProviderError(e, a.client, a.spec.model, `agent ${a.spec.name}`);
-              if (stop) fatal ??= { error: stop };
-              else a.failures.set(task.id, `provider error: ${e.message}`);
-            } else {
-              fatal ??= { error: e };
+  /** One generation per (task, agent); in batch mode, calls the cache lacks are deferred to the next wave. */
+  const pass = async (): Promise<number> => {
+    let done = 0;
+    let deferred = 0;
+    for (const a of agents) {
+      a.byTask.clear();
+      a.failures.clear();
+      a.answersCostUsd = 0;
+    }
+    await Promise.all(
+      tasks.flatMap((task) =>
+        agents.map((a) =>
+          // After a budget stop, jobs keep going through: answers already cached still land.
+          limit(async () => {
+            if (fatal) return;
+            try {
+              const r = await generateSql(a.client, template, { schema: schemaFor(task.dbId), question: task.question, evidence: task.evidence });
+              a.answersCostUsd += r.usage.costUsd;
+              const problem = answerProblem(r.sql, r.raw, r.truncated);
+              if (problem) a.failures.set(task.id, problem);
+              else a.byTask.set(task.id, { taskId: task.id, sql: r.sql, dbId: task.dbId });
+            } catch (e) {
+              if (e instanceof CallDeferred) {
+                deferred += 1;
+                a.failures.set(task.id, 'not generated: waiting for submitted provider batches (run the same command again to collect them)');
+                return;
+              }
+              if (e instanceof BudgetExceeded) {
+                stopped ??= e.message;
+                a.failures.set(task.id, `not generated: ${e.message}`);
+              } else if (e instanceof ProviderError) {
+                const stop = fatalProviderError(e, a.client, a.spec.model, `agent ${a.spec.name}`);
+                if (stop) fatal ??= { error: stop };
+                else a.failures.set(task.id, `provider error: ${e.message}`);
+              } else {
+                fatal ??= { error: e };
+              }
             }
-          }
-          done += 1;
-          o.onProgress?.(done, total);
-        }),
+            done += 1;
+            o.onProgress?.(done, total);
+          }),
+        ),
       ),
-    ),
-  );
+    );
+    return deferred;
+  };
+  let waiting = await pass();
+  // Batch mode: one wave per agent answers the pass's deferred calls; the next pass reads them.
+  while (waiting > 0 && !fatal && !stopped) {
+    let submittedOnly = false;
+    try {
+      for (const a of agents) {
+        const calls = a.batch!.collector.drain();
+        if (calls.length > 0 && (await a.batch!.driver.run(calls)).waiting) submittedOnly = true;
+      }
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      stopped = e.message;
+      for (const a of agents) for (const [id, why] of a.failures) if (why.startsWith('not generated: waiting')) a.failures.set(id, `not generated: ${e.message}`);
+    }
+    if (submittedOnly || stopped) break;
+    waiting = await pass();
+  }
   if (fatal) throw fatal.error;
 
   const predictions: PredictionSet[] = [];
@@ -197,7 +255,14 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
       answersCostUsd: a.price ? a.answersCostUsd : null,
     });
   }
-  return stopped ? { predictions, agents: summaries, stopped } : { predictions, agents: summaries };
+  const batch = o.batch ? sumWaves(agents.flatMap((a) => a.batch!.driver.reports)) : undefined;
+  return {
+    predictions,
+    agents: summaries,
+    ...(stopped ? { stopped } : {}),
+    ...(batch ? { batch } : {}),
+    ...(waiting > 0 && !stopped ? { waiting } : {}),
+  };
 }
 
 /** Why an answer cannot be the agent's SQL, or undefined when it can. */

@@ -8,7 +8,9 @@ import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
 import { atLeast, wholeNumber } from './option-checks.js';
-import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
+import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
+import type { BatchArgs } from './llm-options.js';
+import { batchProgressLine } from './batch-progress.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
@@ -22,7 +24,7 @@ import { generateAgentPredictions, type LlmAgentsResult } from '../audit/agents.
 import { readPriceFile } from '../llm/pricing.js';
 import { VERBS } from './verbs.js';
 
-interface AuditArgs extends ReportOptions {
+interface AuditArgs extends ReportOptions, BatchArgs {
   questions: string;
   dbRoot: string;
   agent: string[];
@@ -49,7 +51,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
   ...VERBS.audit,
   builder: (y: Argv) =>
     addReportOptions(
-      addLlmCallOptions(
+      addBatchOptions(addLlmCallOptions(
       y
         .option('questions', { type: 'string', demandOption: true, describe: 'Questions file with gold SQL (BIRD or Spider format)' })
         .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
@@ -65,7 +67,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         .option('decision-plane', { type: 'boolean', default: false, describe: 'Flag with the decision plane (per-agent CART reliability) instead of the label model; off by default (README)' })
         .option('timeout', { type: 'number', default: 30, describe: 'Per-query time limit in seconds' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' })
-        .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }), 'LLM agents'),
+        .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }), 'LLM agents'), 'LLM agents'),
     ) as unknown as Argv<AuditArgs>,
   handler: async (argv) => {
     const specs = parseSystemSpecs(argv.agent, 'agent');
@@ -74,6 +76,13 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     if (k < 3) throw new UserError(`the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL`);
     if (argv.compareFlags && !argv.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
     checkLlmCallOptions(argv);
+    const batchProgress = batchProgressLine();
+    const batch = batchModeOptions(argv, (p) => {
+      // The bar exists by the time a wave polls.
+      genProgress.stop();
+      batchProgress(p);
+    });
+    if (batch && llmSpecs.length === 0) throw new UserError('--batch applies to --llm-agent agents; this audit has none');
     wholeNumber('seed', argv.seed);
     atLeast('k', argv.k, 1);
     const bench = loadBenchmark(argv.questions);
@@ -104,8 +113,16 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
           maxCalls: argv.maxCalls,
           priceTable,
           onProgress: (d, t) => genProgress.update(d, t),
+          ...(batch ? { batch } : {}),
         });
         genProgress.stop();
+        if (llm.batch) process.stderr.write(batchSummaryLine(llm.batch));
+        if (llm.waiting) {
+          // --batch-wait none: the agents' SQL is not all there yet, and an audit without it would mislead.
+          process.stderr.write(`sqlboard: ${llm.waiting} generations wait for submitted batches (ids in ${argv.store}; \`sqlboard batch status\`): run the same command again to collect them and run the audit.\n`);
+          process.exitCode = 3;
+          return;
+        }
         agents.push(...llm.predictions);
       }
       const t0 = performance.now();

@@ -3,7 +3,8 @@ import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { UserError } from '../errors.js';
-import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
+import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
+import type { BatchArgs } from './llm-options.js';
 import { atLeast } from './option-checks.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
@@ -13,7 +14,6 @@ import { formatReplay, replayEntries } from '../llm/replay-export.js';
 import { parsePriceFlag, readPriceFile } from '../llm/pricing.js';
 import { PROVIDER_NAMES } from '../llm/providers/index.js';
 import { sumWaves } from '../llm/batch/waves.js';
-import type { BatchFallback, BatchWait } from '../llm/batch/waves.js';
 import { batchProgressLine } from './batch-progress.js';
 import type { ProviderName } from '../llm/providers/types.js';
 import { DEFAULT_RETRY } from '../llm/retry.js';
@@ -30,7 +30,7 @@ import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { finishRun } from './outcome.js';
 import { VERBS } from './verbs.js';
 
-interface JudgeArgs extends ReportOptions {
+interface JudgeArgs extends ReportOptions, BatchArgs {
   questions: string;
   dbRoot: string;
   system: string[];
@@ -57,10 +57,6 @@ interface JudgeArgs extends ReportOptions {
   items?: string;
   record?: string;
   workers?: number;
-  batch: boolean;
-  batchWait: string;
-  batchFallback: string;
-  batchPoll: number;
 }
 
 
@@ -68,7 +64,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
   ...VERBS.judge,
   builder: (y: Argv) =>
     addReportOptions(
-      addLlmCallOptions(
+      addBatchOptions(addLlmCallOptions(
       y
         .option('questions', { type: 'string', demandOption: true, describe: 'Questions file, BIRD or Spider format' })
         .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
@@ -90,11 +86,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('workers', { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' })
         .option('items', { type: 'string', describe: 'Write one JSON line per (system, task) to this file' })
-        .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' })
-        .option('batch', { type: 'boolean', default: false, describe: "Send the calls through the provider's batch engine (OpenAI Batch API: half price, up to 24 h), one wave per cascade stage; resumable" })
-        .option('batch-wait', { choices: ['all', 'none'], default: 'all', describe: '--batch: wait for every wave (all), or submit the next wave and exit 3 (none; run again to collect)' })
-        .option('batch-fallback', { choices: ['batch', 'online'], default: 'batch', describe: '--batch: where a request goes after its batch expired, failed or lost it (once)' })
-        .option('batch-poll', { type: 'number', default: 30, describe: '--batch: first wait between polls in seconds (doubles while nothing changes, up to 10 min)' })),
+        .option('record', { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' }))),
     ) as unknown as Argv<JudgeArgs>,
   handler: async (argv) => {
     checkLlmCallOptions(argv);
@@ -103,10 +95,13 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     atLeast('preview-rows', argv.previewRows, 0);
     atLeast('max-reasks', argv.maxReasks, 0);
     if (!(argv.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
-    if (!(argv.batchPoll > 0)) throw new UserError('--batch-poll must be a positive number of seconds');
-    if (!argv.batch && (argv.batchWait !== 'all' || argv.batchFallback !== 'batch')) throw new UserError('--batch-wait and --batch-fallback apply only with --batch');
-    if (argv.batch && argv.provider === 'replay') throw new UserError('--batch needs a live provider: --provider replay answers from a file and has no batch engine.');
-    if (argv.batch && argv.record) throw new UserError('--record replays every call online from the cache; run it after the batch run, without --batch');
+    const batchProgress = batchProgressLine();
+    const batch = batchModeOptions(argv, (p) => {
+      // The bars exist by the time a wave polls.
+      execProgress.stop();
+      judgeProgress.stop();
+      batchProgress(p);
+    });
     const specs = parseSystemSpecs(argv.system);
     const bench = loadBenchmark(argv.questions);
     const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
@@ -114,7 +109,6 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.execTimeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
     const execProgress = terminalProgress('executing');
     const judgeProgress = terminalProgress('judging');
-    const batchProgress = batchProgressLine();
     try {
       engine.checkDatabases(bench.tasks);
       const judge = createLiveJudge({
@@ -134,21 +128,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         previewRows: argv.previewRows,
         maxReasks: argv.maxReasks,
         sampling: { temperature: argv.temperature, maxOutputTokens: argv.maxOutputTokens },
-        ...(argv.batch
-          ? {
-              batch: {
-                wait: argv.batchWait as BatchWait,
-                fallback: argv.batchFallback as BatchFallback,
-                pollMs: Math.round(argv.batchPoll * 1000),
-                pollMaxMs: Math.max(Math.round(argv.batchPoll * 1000), 600_000),
-                onProgress: (p) => {
-                  execProgress.stop();
-                  judgeProgress.stop();
-                  batchProgress(p);
-                },
-              },
-            }
-          : {}),
+        ...(batch ? { batch } : {}),
       });
       const run = await runJudge({
         bench,
@@ -174,10 +154,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
       for (const line of loadNotes(argv.questions, bench, systems)) process.stderr.write(line);
       if (judge.batch) {
-        const w = sumWaves(judge.batch.driver.reports);
-        process.stderr.write(
-          `sqlboard: batch: ${w.waves} wave(s), ${w.batchIds.length} batch(es) submitted (${w.submitted} requests, ${w.resubmitted} resubmitted), ${w.adopted} collected from earlier runs' batches, ${w.answered} answered, ${w.toOnline} sent online, ${w.failed} failed.\n`,
-        );
+        process.stderr.write(batchSummaryLine(sumWaves(judge.batch.driver.reports)));
       }
       if (run.waiting) {
         process.stderr.write(`sqlboard: ${run.waiting} items wait for submitted batches (ids in ${argv.store}; \`sqlboard batch status\`): run the same command again to collect them.\n`);

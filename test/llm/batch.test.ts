@@ -192,3 +192,57 @@ describe('judge --batch through the OpenAI Batch API (real SDK, local batch serv
     store.close();
   });
 });
+
+describe('audit --llm-agent --batch: the agents write their SQL through the batch engine', () => {
+  it('gives the same predictions as online generation, one batch per agent, and a re-run asks nothing', async () => {
+    const { loadBenchmark } = await import('../../src/benchmark/load-questions.js');
+    const { generateAgentPredictions } = await import('../../src/audit/agents.js');
+    const { questionOf } = await import('../helpers/fake-llm-server.js');
+    const { DEV_JSON } = await import('../judge/spider-fixture.js');
+    const full = loadBenchmark(DEV_JSON);
+    const bench = { ...full, tasks: full.tasks.slice(0, 12) };
+    const script = (req: { messages: { role: string; content: string }[] }) => {
+      const t = bench.tasks.find((x) => x.question === questionOf(req as never));
+      if (!t) return { status: 400 };
+      // One agent gets prose for one task: that task is missing for it, with its reason, both ways.
+      if (t.id === '3' && (req as { model?: string }).model === 'gpt-4o-mini') return { text: 'No idea.' };
+      return { text: '```sql\n' + t.goldSql + '\n```' };
+    };
+    online.setScript(script as never);
+    const batchSrv = await startFakeBatchServer(script as never);
+    try {
+      const agents = [
+        { name: 'a', provider: 'openai' as const, model: 'gpt-4o' },
+        { name: 'b', provider: 'openai' as const, model: 'gpt-4o-mini' },
+      ];
+      const common = { agents, bench, dbRoot: DB_ROOT, env: { OPENAI_API_KEY: KEY }, concurrency: 3 };
+      const on = await generateAgentPredictions({ ...common, baseUrl: online.openaiBase, store: freshStore() });
+      const store = freshStore();
+      const withBatch = {
+        ...common,
+        baseUrl: batchSrv.openaiBase,
+        store,
+        batch: { sleep: noSleep, pollMs: 1 },
+        batchTransportFor: () => createOpenAiBatchTransport({ apiKey: KEY, baseUrl: batchSrv.openaiBase }),
+      };
+      const b = await generateAgentPredictions(withBatch);
+      const sqlOf = (r: typeof on) => r.predictions.map((p) => [p.system, [...p.byTask.values()].map((x) => [x.taskId, x.sql])]);
+      expect(sqlOf(b)).toEqual(sqlOf(on));
+      expect(on.agents.map((a) => a.failed)).toEqual([0, 1]);
+      expect(b.agents.map((a) => [a.name, a.generated, a.failures])).toEqual(on.agents.map((a) => [a.name, a.generated, a.failures]));
+      expect(b.agents.map((a) => a.calls)).toEqual([12, 12]);
+      expect(batchSrv.batches.map((x) => x.lines.length)).toEqual([12, 12]);
+      expect(b.batch).toMatchObject({ waves: 2, submitted: 24, answered: 24 });
+      const again = await generateAgentPredictions(withBatch);
+      expect(batchSrv.batches).toHaveLength(2);
+      expect(again.agents.map((a) => [a.calls, a.cachedCalls])).toEqual([
+        [0, 12],
+        [0, 12],
+      ]);
+      store.close();
+    } finally {
+      online.setScript(routeScript);
+      await batchSrv.close();
+    }
+  });
+});
