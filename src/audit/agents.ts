@@ -127,7 +127,7 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
     const provider = o.providerFor?.(spec) ?? createProvider(providerConfig, o.env);
     const batch: BatchMode | undefined = o.batch
       ? createBatchMode({
-          transport: o.batchTransportFor?.(spec) ?? createBatchTransport(providerConfig, o.env ?? process.env, o.batch.limits),
+          transport: o.batchTransportFor?.(spec) ?? createBatchTransport(providerConfig, o.env ?? process.env, spec.model, o.batch.limits),
           store: o.store,
           cache,
           model: spec.model,

@@ -91,7 +91,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   const budget = new Budget({ maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls });
   const batch = o.batch
     ? createBatchMode({
-        transport: o.batchTransport ?? createBatchTransport(o.providerConfig ?? { provider: provider.name }, o.env ?? process.env, o.batch.limits),
+        transport: o.batchTransport ?? createBatchTransport(o.providerConfig ?? { provider: provider.name }, o.env ?? process.env, o.model, o.batch.limits),
         store: o.store,
         cache,
         model: o.model,

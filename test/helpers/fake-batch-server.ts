@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openaiBody } from './fake-llm-server.js';
+import { geminiBody, geminiMessages, openaiBody } from './fake-llm-server.js';
 import type { Reply, SeenRequest } from './fake-llm-server.js';
 
 /**
@@ -11,6 +11,9 @@ import type { Reply, SeenRequest } from './fake-llm-server.js';
  * GET /v1/files/:id/content. Each batch walks validating → in_progress → its end
  * state, one step per poll; each request line is answered by the same kind of script
  * the online fake server uses, so a batch run and an online run can be compared.
+ * It also speaks Gemini's batch mode as @google/genai calls it: POST
+ * /v1beta/models/<model>:batchGenerateContent with inlined requests, then
+ * GET /v1beta/batches/<id> until the operation's metadata holds the inlined responses.
  */
 export interface BatchPlan {
   /** The state the batch ends in (default completed). */
@@ -26,6 +29,7 @@ export interface BatchPlan {
 }
 
 export interface FakeBatch {
+  api: 'openai' | 'gemini';
   id: string;
   inputFileId: string;
   lines: { customId: string; req: SeenRequest }[];
@@ -81,11 +85,54 @@ export async function startFakeBatchServer(script: (req: SeenRequest, n: number)
     };
   };
 
+  const GEMINI_STATE: Record<string, string> = {
+    validating: 'BATCH_STATE_PENDING',
+    in_progress: 'BATCH_STATE_RUNNING',
+    completed: 'BATCH_STATE_SUCCEEDED',
+    failed: 'BATCH_STATE_FAILED',
+    cancelled: 'BATCH_STATE_CANCELLED',
+    expired: 'BATCH_STATE_EXPIRED',
+  };
+  const geminiJson = (b: FakeBatch): unknown => {
+    const terminal = ['completed', 'expired', 'failed', 'cancelled'].includes(b.status);
+    return {
+      name: b.id,
+      metadata: {
+        '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch',
+        name: b.id,
+        displayName: 'sqlboard',
+        model: `models/${b.lines[0]?.req.model ?? ''}`,
+        state: GEMINI_STATE[b.status],
+        createTime: '2026-12-01T00:00:00Z',
+        ...(terminal && b.status !== 'failed' ? { output: { inlinedResponses: { inlinedResponses: geminiOut.get(b.id) ?? [] } } } : {}),
+      },
+      ...(terminal ? { done: true } : {}),
+      ...(b.status === 'failed' ? { error: { code: 3, message: 'scripted validation failure' } } : {}),
+    };
+  };
+  const geminiOut = new Map<string, unknown[]>();
+
   const finish = async (b: FakeBatch): Promise<void> => {
     const plan = b.plan;
     b.status = plan.end ?? 'completed';
     if (b.status === 'failed') return;
     const limit = b.status === 'completed' ? b.lines.length : (plan.finished ?? 0);
+    if (b.api === 'gemini') {
+      const responses: unknown[] = [];
+      for (const [i, { customId, req }] of b.lines.entries()) {
+        if (i >= limit) break;
+        if (plan.dropLine?.(customId, req)) continue;
+        if (plan.errorLine?.(customId, req)) {
+          responses.push({ error: { code: 13, message: 'scripted line error' }, metadata: { key: customId } });
+          continue;
+        }
+        answered.push(req);
+        const reply = await script(req, answered.length);
+        responses.push({ response: geminiBody(reply), metadata: { key: customId } });
+      }
+      geminiOut.set(b.id, responses);
+      return;
+    }
     const out: string[] = [];
     const err: string[] = [];
     for (const [i, { customId, req }] of b.lines.entries()) {
@@ -152,9 +199,33 @@ export async function startFakeBatchServer(script: (req: SeenRequest, n: number)
               const seen: SeenRequest = { api: 'openai', path: j.url, model: j.body.model, messages: j.body.messages, headers: req.headers, body: JSON.stringify(j.body) };
               return { customId: j.custom_id, req: seen };
             });
-          const b: FakeBatch = { id: `batch_${nextId++}`, inputFileId: p.input_file_id, lines, polls: 0, plan: planOf(batches.length + 1), status: 'validating' };
+          const b: FakeBatch = { api: 'openai', id: `batch_${nextId++}`, inputFileId: p.input_file_id, lines, polls: 0, plan: planOf(batches.length + 1), status: 'validating' };
           batches.push(b);
           return send(200, batchJson(b));
+        }
+        const gc = /^\/v1beta\/models\/([^/:]+):batchGenerateContent$/.exec(path);
+        if (method === 'POST' && gc) {
+          const p = JSON.parse(body) as { batch: { inputConfig: { requests: { requests: { request: Record<string, unknown>; metadata?: { key?: string }; systemInstruction?: unknown }[] } } } };
+          const model = decodeURIComponent(gc[1]);
+          const lines = p.batch.inputConfig.requests.requests.map((r) => {
+            const request = { ...r.request, ...(r.systemInstruction ? { systemInstruction: r.systemInstruction } : {}) };
+            const seen: SeenRequest = { api: 'gemini', path, model, messages: geminiMessages(request), headers: req.headers, body: JSON.stringify(request) };
+            return { customId: r.metadata?.key ?? '', req: seen };
+          });
+          const b: FakeBatch = { api: 'gemini', id: `batches/${nextId++}`, inputFileId: '', lines, polls: 0, plan: planOf(batches.length + 1), status: 'validating' };
+          batches.push(b);
+          return send(200, geminiJson(b));
+        }
+        const gg = /^\/v1beta\/(batches\/[^/:]+)$/.exec(path);
+        if (method === 'GET' && gg) {
+          const b = batches.find((x) => x.id === gg[1]);
+          if (!b) return send(404, { error: { code: 404, message: 'no such batch', status: 'NOT_FOUND' } });
+          if (['validating', 'in_progress'].includes(b.status)) {
+            b.polls += 1;
+            if (b.status === 'validating') b.status = b.plan.end === 'failed' ? 'failed' : 'in_progress';
+            else if (b.polls > (b.plan.polls ?? 1)) await finish(b);
+          }
+          return send(200, geminiJson(b));
         }
         const m = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(path);
         if (m) {

@@ -101,7 +101,7 @@ export async function startFakeLlmServer(script: Script): Promise<FakeLlmServer>
   };
 }
 
-function geminiMessages(p: Record<string, unknown>): { role: string; content: string }[] {
+export function geminiMessages(p: Record<string, unknown>): { role: string; content: string }[] {
   const out: { role: string; content: string }[] = [];
   const sys = p.systemInstruction as { parts?: { text?: string }[] } | string | undefined;
   if (typeof sys === 'string') out.push({ role: 'system', content: sys });
@@ -123,7 +123,7 @@ export function openaiBody(model: string, r: Reply): unknown {
   };
 }
 
-function geminiBody(r: Reply): unknown {
+export function geminiBody(r: Reply): unknown {
   return {
     candidates: [
       r.truncated && !r.text

@@ -10,6 +10,8 @@ import { runJudge } from '../../src/judge/run.js';
 import type { JudgeRecord, JudgeRunResult } from '../../src/judge/run.js';
 import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
 import { createOpenAiBatchTransport } from '../../src/llm/batch/openai-batch.js';
+import { createGeminiBatchTransport } from '../../src/llm/batch/gemini-batch.js';
+import { createGeminiProvider } from '../../src/llm/providers/gemini.js';
 import { BatchStore } from '../../src/llm/batch/batch-store.js';
 import type { BatchModeOptions } from '../../src/llm/batch/setup.js';
 import { sumWaves } from '../../src/llm/batch/waves.js';
@@ -37,19 +39,24 @@ afterAll(async () => {
 const freshStore = (): RunStore => openRunStore(join(mkdtempSync(join(tmpdir(), 'sqlboard-batch-')), 'run.db'));
 const noSleep = async (): Promise<void> => {};
 
-async function judge(store: RunStore, mode: 'online' | BatchModeOptions, extra: { maxCostUsd?: number } = {}) {
+async function judge(store: RunStore, mode: 'online' | BatchModeOptions, extra: { maxCostUsd?: number; gemini?: boolean } = {}) {
   const { bench, system } = routeBench();
-  const provider = createOpenAiProvider({ apiKey: KEY, baseUrl: mode === 'online' ? online.openaiBase : batch.openaiBase });
+  const { gemini, ...limits } = extra;
+  const model = gemini ? 'gemini-2.0-flash' : 'gpt-4o';
+  const provider = gemini
+    ? createGeminiProvider({ apiKey: KEY, baseUrl: mode === 'online' ? online.url : batch.url })
+    : createOpenAiProvider({ apiKey: KEY, baseUrl: mode === 'online' ? online.openaiBase : batch.openaiBase });
+  const transport = gemini
+    ? createGeminiBatchTransport({ apiKey: KEY, baseUrl: batch.url, model })
+    : createOpenAiBatchTransport({ apiKey: KEY, baseUrl: batch.openaiBase });
   const j = createLiveJudge({
     provider,
-    model: 'gpt-4o',
+    model,
     dbRoot: DB_ROOT,
     store,
     concurrency: 3,
-    ...extra,
-    ...(mode === 'online'
-      ? {}
-      : { batch: { sleep: noSleep, pollMs: 1, ...mode }, batchTransport: createOpenAiBatchTransport({ apiKey: KEY, baseUrl: batch.openaiBase }) }),
+    ...limits,
+    ...(mode === 'online' ? {} : { batch: { sleep: noSleep, pollMs: 1, ...mode }, batchTransport: transport }),
   });
   const run = await runJudge({
     bench,
@@ -190,6 +197,36 @@ describe('judge --batch through the OpenAI Batch API (real SDK, local batch serv
     expect(ok.run.stopped).toBeUndefined();
     expect(batch.batches).toHaveLength(2);
     store.close();
+  });
+});
+
+describe("judge --batch through Gemini's batch mode (real @google/genai SDK, local batch server)", () => {
+  it('gives the verdicts an online Gemini run gives, in one job per cascade stage; an expired job and error lines are retried once', async () => {
+    const s1 = freshStore();
+    const on = (await judge(s1, 'online', { gemini: true })).run;
+    s1.close();
+    batch.batches.length = 0;
+    batch.answered.length = 0;
+    const s2 = freshStore();
+    const { run, j } = await judge(s2, {}, { gemini: true });
+    expect(verdicts(run)).toEqual(verdicts(on));
+    expect(batch.batches.map((b) => [b.api, b.lines.length])).toEqual([
+      ['gemini', 7],
+      ['gemini', 4],
+    ]);
+    // The system prompt travels as Gemini's systemInstruction, as online.
+    expect(batch.answered.every((r) => r.messages[0].role === 'system')).toBe(true);
+    expect(j.client.stats.requests).toBe(11);
+    s2.close();
+
+    batch.batches.length = 0;
+    batch.setPlan((n) => (n === 1 ? { end: 'expired', finished: 2 } : n === 3 ? { errorLine: (_id, req) => stageOf(req) === 'refuter' } : {}));
+    const s3 = freshStore();
+    const retried = await judge(s3, {}, { gemini: true });
+    batch.setPlan(() => ({}));
+    expect(verdicts(retried.run)).toEqual(verdicts(on));
+    expect(batch.batches.map((b) => b.lines.length)).toEqual([7, 5, 4, 2]);
+    s3.close();
   });
 });
 

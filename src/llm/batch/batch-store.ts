@@ -62,6 +62,7 @@ export class BatchStore {
   private readonly openForKey;
   private readonly callsOf;
   private readonly tries;
+  private readonly countStmt;
   private readonly all;
 
   constructor(private readonly store: RunStore) {
@@ -98,6 +99,7 @@ export class BatchStore {
        WHERE c.key = ? AND b.collected = 0 AND b.provider = ? AND b.base_url = ? ORDER BY b.submitted_at DESC LIMIT 1`,
     );
     this.callsOf = store.db.prepare('SELECT key, parts FROM llm_batch_calls WHERE batch_id = ?');
+    this.countStmt = store.db.prepare('SELECT count(*) AS n FROM llm_batch_calls WHERE batch_id = ?');
     this.tries = store.db.prepare('SELECT count(*) AS n FROM llm_batch_calls WHERE key = ?');
     this.all = store.db.prepare('SELECT * FROM llm_batches ORDER BY submitted_at, id');
   }
@@ -125,6 +127,11 @@ export class BatchStore {
 
   calls(batchId: string): { key: string; parts: CallKeyParts }[] {
     return (this.callsOf.all(batchId) as { key: string; parts: string }[]).map((r) => ({ key: r.key, parts: JSON.parse(r.parts) as CallKeyParts }));
+  }
+
+  /** How many calls a batch carries. */
+  callCount(batchId: string): number {
+    return (this.countStmt.get(batchId) as { n: number }).n;
   }
 
   /** How many batches a call has been submitted in (1 = the first submission). */

@@ -7,6 +7,7 @@ import type { Sleep } from '../retry.js';
 import type { RunStore } from '../../store/run-store.js';
 import { BatchStore } from './batch-store.js';
 import { BatchCollector } from './collector.js';
+import { createGeminiBatchTransport } from './gemini-batch.js';
 import { createOpenAiBatchTransport } from './openai-batch.js';
 import type { BatchLimits, BatchTransport } from './types.js';
 import { WaveDriver } from './waves.js';
@@ -27,15 +28,18 @@ export interface BatchModeOptions {
 }
 
 /** The provider's batch engine, with the key read from the environment as the online provider reads it. */
-export function createBatchTransport(cfg: ProviderConfig, env: NodeJS.ProcessEnv, limits?: BatchLimits): BatchTransport {
+export function createBatchTransport(cfg: ProviderConfig, env: NodeJS.ProcessEnv, model: string, limits?: BatchLimits): BatchTransport {
   switch (cfg.provider) {
     case 'openai': {
       const apiKey = env.OPENAI_API_KEY;
       if (!apiKey) throw new UserError('--provider openai needs the OPENAI_API_KEY environment variable (any value for a local server that ignores it).');
       return createOpenAiBatchTransport({ apiKey, baseUrl: cfg.baseUrl ?? (env.OPENAI_BASE_URL || undefined), ...(limits ? { limits } : {}) });
     }
-    case 'gemini':
-      throw new UserError('--batch works with --provider openai (the OpenAI Batch API, or a compatible server that implements /v1/files and /v1/batches); Gemini batch mode is not supported yet: run without --batch.');
+    case 'gemini': {
+      const apiKey = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
+      if (!apiKey) throw new UserError('--provider gemini needs the GEMINI_API_KEY (or GOOGLE_API_KEY) environment variable.');
+      return createGeminiBatchTransport({ apiKey, baseUrl: cfg.baseUrl ?? (env.GOOGLE_GEMINI_BASE_URL || undefined), apiVersion: cfg.apiVersion, model, ...(limits ? { limits } : {}) });
+    }
     case 'replay':
       throw new UserError('--batch needs a live provider: --provider replay answers from a file and has no batch engine.');
   }

@@ -200,7 +200,8 @@ export class WaveDriver {
       const progress: WaveProgress = {
         wave: this.waves,
         batches: statuses.length,
-        submitted: statuses.reduce((n, s) => n + s.total, 0),
+        // Gemini does not say how many requests a job holds: the store does.
+        submitted: statuses.reduce((n, s) => n + (s.total || o.store.callCount(s.id)), 0),
         completed: statuses.reduce((n, s) => n + s.completed, 0),
         failed: statuses.reduce((n, s) => n + s.failed, 0),
         states,

@@ -1,0 +1,43 @@
+import type { GenerateContentResponse } from '@google/genai';
+import { ProviderError } from './types.js';
+import type { ChatMessage, LlmResponse } from './types.js';
+
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+/** Chat messages as Gemini wants them: system messages as one systemInstruction, assistant turns as "model". */
+export function toGemini(messages: ChatMessage[]): {
+  system: string | undefined;
+  contents: { role: 'user' | 'model'; parts: { text: string }[] }[];
+} {
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const contents = messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({ role: m.role === 'assistant' ? ('model' as const) : ('user' as const), parts: [{ text: m.content }] }));
+  return { system: system === '' ? undefined : system, contents };
+}
+
+/**
+ * A generateContent response as the client's answer; the online provider and the batch
+ * transport both read answers here, so a batch answer means what an online one means.
+ */
+export function geminiAnswer(res: GenerateContentResponse): LlmResponse {
+  const block = res.promptFeedback?.blockReason;
+  // A blocked prompt stays blocked: not worth a retry.
+  if (block) throw new ProviderError('client', `Gemini blocked the prompt (${block})`);
+  const cand = res.candidates?.[0];
+  if (!cand) throw new ProviderError('bad-response', 'the response has no candidates');
+  // A candidate without text (cut at the token limit while thinking, or a safety stop) is
+  // the model's answer, empty: the caller's parser says why it cannot be used.
+  const text = (cand.content?.parts ?? []).filter((p) => !p.thought).map((p) => p.text ?? '').join('');
+  const u = res.usageMetadata;
+  return {
+    text,
+    usage: {
+      inputTokens: u?.promptTokenCount ?? 0,
+      // Thinking tokens are billed as output.
+      outputTokens: (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0),
+    },
+    resolvedModel: res.modelVersion,
+    truncated: cand.finishReason === 'MAX_TOKENS',
+  };
+}
