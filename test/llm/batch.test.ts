@@ -39,16 +39,17 @@ afterAll(async () => {
 const freshStore = (): RunStore => openRunStore(join(mkdtempSync(join(tmpdir(), 'sqlboard-batch-')), 'run.db'));
 const noSleep = async (): Promise<void> => {};
 
-async function judge(store: RunStore, mode: 'online' | BatchModeOptions, extra: { maxCostUsd?: number; gemini?: boolean } = {}) {
+async function judge(store: RunStore, mode: 'online' | BatchModeOptions, extra: { maxCostUsd?: number; gemini?: boolean; maxRequests?: number } = {}) {
   const { bench, system } = routeBench();
-  const { gemini, ...limits } = extra;
+  const { gemini, maxRequests, ...limits } = extra;
+  const split = maxRequests ? { limits: { maxRequests, maxBytes: 1e9 } } : {};
   const model = gemini ? 'gemini-2.0-flash' : 'gpt-4o';
   const provider = gemini
     ? createGeminiProvider({ apiKey: KEY, baseUrl: mode === 'online' ? online.url : batch.url })
     : createOpenAiProvider({ apiKey: KEY, baseUrl: mode === 'online' ? online.openaiBase : batch.openaiBase });
   const transport = gemini
     ? createGeminiBatchTransport({ apiKey: KEY, baseUrl: batch.url, model })
-    : createOpenAiBatchTransport({ apiKey: KEY, baseUrl: batch.openaiBase });
+    : createOpenAiBatchTransport({ apiKey: KEY, baseUrl: batch.openaiBase, ...split });
   const j = createLiveJudge({
     provider,
     model,
@@ -172,6 +173,15 @@ describe('judge --batch through the OpenAI Batch API (real SDK, local batch serv
     s2.close();
     expect(batch.online.map(stageOf)).toEqual(['refuter', 'refuter']);
     expect(verdicts(fb.run)).toEqual(verdicts(onlineRun));
+  });
+
+  it("a wave larger than the provider's limit is split into several batches", async () => {
+    batch.batches.length = 0;
+    const store = freshStore();
+    const { run } = await judge(store, {}, { maxRequests: 3 });
+    expect(verdicts(run)).toEqual(verdicts(onlineRun));
+    expect(batch.batches.map((b) => b.lines.length)).toEqual([3, 3, 1, 3, 1]);
+    store.close();
   });
 
   it('a failed batch (validation) is resubmitted once', async () => {
