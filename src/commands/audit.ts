@@ -11,6 +11,7 @@ import { atLeast, wholeNumber } from './option-checks.js';
 import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
 import type { BatchArgs } from './llm-options.js';
 import { batchProgressLine } from './batch-progress.js';
+import { ExitCode, raiseExitCode } from '../exit-codes.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
@@ -120,7 +121,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         if (llm.waiting) {
           // --batch-wait none: the agents' SQL is not all there yet, and an audit without it would mislead.
           process.stderr.write(`sqlboard: ${llm.waiting} generations wait for submitted batches (ids in ${argv.store}; \`sqlboard batch status\`): run the same command again to collect them and run the audit.\n`);
-          process.exitCode = 3;
+          raiseExitCode(ExitCode.Partial);
           return;
         }
         agents.push(...llm.predictions);

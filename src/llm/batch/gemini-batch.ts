@@ -1,6 +1,6 @@
 import type { BatchJob, GoogleGenAI, InlinedRequest } from '@google/genai';
 import { UserError } from '../../errors.js';
-import { GEMINI_DEFAULT_BASE_URL, geminiAnswer, toGemini } from '../providers/gemini-body.js';
+import { GEMINI_DEFAULT_BASE_URL, geminiAnswer, geminiRequest } from '../providers/gemini-body.js';
 import { ProviderError, cleanMessage, kindForStatus, redactUrl } from '../providers/types.js';
 import type { BatchLimits, BatchLine, BatchResults, BatchState, BatchStatus, BatchTransport } from './types.js';
 
@@ -36,14 +36,7 @@ export function createGeminiBatchTransport(opts: { apiKey: string; baseUrl?: str
   // The SDK takes tens of milliseconds to import: only a run that submits pays for it.
   const ai = (): Promise<GoogleGenAI> =>
     (client ??= import('@google/genai').then((m) => new m.GoogleGenAI({ apiKey: opts.apiKey, httpOptions: { baseUrl, apiVersion } })));
-  const inlined = (line: BatchLine): InlinedRequest => {
-    const { system, contents } = toGemini(line.request.messages);
-    return {
-      contents,
-      config: { systemInstruction: system, temperature: line.request.sampling.temperature, maxOutputTokens: line.request.sampling.maxOutputTokens },
-      metadata: { key: line.customId },
-    };
-  };
+  const inlined = (line: BatchLine): InlinedRequest => ({ ...geminiRequest(line.request), metadata: { key: line.customId } });
   const get = async (id: string, doing: string): Promise<BatchJob> => {
     try {
       return await (await ai()).batches.get({ name: id });

@@ -1,11 +1,11 @@
 import type { GenerateContentResponse } from '@google/genai';
 import { ProviderError } from './types.js';
-import type { ChatMessage, LlmResponse } from './types.js';
+import type { ChatMessage, LlmRequest, LlmResponse } from './types.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 /** Chat messages as Gemini wants them: system messages as one systemInstruction, assistant turns as "model". */
-export function toGemini(messages: ChatMessage[]): {
+function toGemini(messages: ChatMessage[]): {
   system: string | undefined;
   contents: { role: 'user' | 'model'; parts: { text: string }[] }[];
 } {
@@ -14,6 +14,18 @@ export function toGemini(messages: ChatMessage[]): {
     .filter((m) => m.role !== 'system')
     .map((m) => ({ role: m.role === 'assistant' ? ('model' as const) : ('user' as const), parts: [{ text: m.content }] }));
   return { system: system === '' ? undefined : system, contents };
+}
+
+/**
+ * The generateContent request for one call (without transport options). The online provider
+ * and the batch transport both build it here, so a batched call is the online call.
+ */
+export function geminiRequest(req: Omit<LlmRequest, 'timeoutMs'>): {
+  contents: { role: 'user' | 'model'; parts: { text: string }[] }[];
+  config: { systemInstruction: string | undefined; temperature: number; maxOutputTokens: number };
+} {
+  const { system, contents } = toGemini(req.messages);
+  return { contents, config: { systemInstruction: system, temperature: req.sampling.temperature, maxOutputTokens: req.sampling.maxOutputTokens } };
 }
 
 /**

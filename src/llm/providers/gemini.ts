@@ -1,8 +1,7 @@
 import type { GoogleGenAI } from '@google/genai';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter, redactUrl } from './types.js';
-import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
-
-const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
+import { GEMINI_DEFAULT_BASE_URL, geminiAnswer, geminiRequest } from './gemini-body.js';
 
 type Sdk = typeof import('@google/genai');
 let sdk: Promise<Sdk> | undefined;
@@ -32,39 +31,15 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
         return r;
       };
       const signal = AbortSignal.timeout(req.timeoutMs);
-      const { system, contents } = toGemini(req.messages);
+      const { contents, config } = geminiRequest(req);
       const ai = await openClient();
       try {
         const res = await ai.models.generateContent({
           model: req.model,
           contents,
-          config: {
-            systemInstruction: system,
-            temperature: req.sampling.temperature,
-            maxOutputTokens: req.sampling.maxOutputTokens,
-            abortSignal: signal,
-            httpOptions: { baseUrl, apiVersion, timeout: req.timeoutMs, fetch: fetchKeepingRetryAfter },
-          },
+          config: { ...config, abortSignal: signal, httpOptions: { baseUrl, apiVersion, timeout: req.timeoutMs, fetch: fetchKeepingRetryAfter } },
         });
-        const block = res.promptFeedback?.blockReason;
-        // A blocked prompt stays blocked: not worth a retry.
-        if (block) throw new ProviderError('client', `Gemini blocked the prompt (${block})`);
-        const cand = res.candidates?.[0];
-        if (!cand) throw new ProviderError('bad-response', 'the response has no candidates');
-        // A candidate without text (cut at the token limit while thinking, or a safety stop) is
-        // the model's answer, empty: the caller's parser says why it cannot be used.
-        const text = (cand.content?.parts ?? []).filter((p) => !p.thought).map((p) => p.text ?? '').join('');
-        const u = res.usageMetadata;
-        return {
-          text,
-          usage: {
-            inputTokens: u?.promptTokenCount ?? 0,
-            // Thinking tokens are billed as output.
-            outputTokens: (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0),
-          },
-          resolvedModel: res.modelVersion,
-          truncated: cand.finishReason === 'MAX_TOKENS',
-        };
+        return geminiAnswer(res);
       } catch (e) {
         throw classifyGeminiError(e, req.timeoutMs, signal, retryAfter, (await loadSdk()).ApiError);
       }
@@ -72,16 +47,6 @@ export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; a
   };
 }
 
-function toGemini(messages: ChatMessage[]): {
-  system: string | undefined;
-  contents: { role: 'user' | 'model'; parts: { text: string }[] }[];
-} {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-  const contents = messages
-    .filter((m) => m.role !== 'system')
-    .map((m) => ({ role: m.role === 'assistant' ? ('model' as const) : ('user' as const), parts: [{ text: m.content }] }));
-  return { system: system === '' ? undefined : system, contents };
-}
 
 /** Gemini puts the wait in the body too: error.details[].retryDelay = "7s". */
 function retryDelayFromBody(message: string): number | undefined {

@@ -1,9 +1,8 @@
 import type OpenAI from 'openai';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
-import { isReasoningModel, redactUrl } from './types.js';
+import { redactUrl } from './types.js';
+import { OPENAI_DEFAULT_BASE_URL, chatAnswer, chatBody } from './openai-body.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
-
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 type Sdk = typeof import('openai');
 let sdk: Promise<Sdk> | undefined;
@@ -24,44 +23,14 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string })
     name: 'openai',
     baseUrl: redactUrl(baseUrl),
     async complete(req: LlmRequest): Promise<LlmResponse> {
-      const reasoning = isReasoningModel(req.model);
-      // OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens);
-      // OpenAI-compatible servers (vLLM, Ollama, llama.cpp) all know max_tokens.
-      const limit =
-        reasoning || baseUrl === OPENAI_DEFAULT_BASE_URL
-          ? { max_completion_tokens: req.sampling.maxOutputTokens }
-          : { max_tokens: req.sampling.maxOutputTokens };
       let res: OpenAI.Chat.Completions.ChatCompletion;
       const api = await openClient();
       try {
-        res = await api.chat.completions.create(
-          {
-            model: req.model,
-            messages: req.messages,
-            // Reasoning models accept only their default temperature.
-            ...(reasoning ? {} : { temperature: req.sampling.temperature }),
-            ...limit,
-          },
-          { timeout: req.timeoutMs, maxRetries: 0 },
-        );
+        res = await api.chat.completions.create(chatBody(req, baseUrl), { timeout: req.timeoutMs, maxRetries: 0 });
       } catch (e) {
         throw classifyOpenAiError(e, req.timeoutMs, await loadSdk());
       }
-      // A 200 whose body is not a chat completion (a proxy's HTML page, a truncated body).
-      const choice = Array.isArray(res?.choices) ? res.choices[0] : undefined;
-      const text = choice?.message?.content;
-      if (typeof text !== 'string') {
-        throw new ProviderError('bad-response', 'the response has no choices[0].message.content');
-      }
-      return {
-        text,
-        usage: {
-          inputTokens: res.usage?.prompt_tokens ?? 0,
-          outputTokens: res.usage?.completion_tokens ?? 0,
-        },
-        resolvedModel: typeof res.model === 'string' ? res.model : undefined,
-        truncated: choice?.finish_reason === 'length',
-      };
+      return chatAnswer(res);
     },
   };
 }
