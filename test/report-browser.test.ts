@@ -84,4 +84,48 @@ describe('HTML leaderboard report in headless Chromium', () => {
     expect([...page.marks].sort()).toEqual([...systems].sort());
     expect(page.svgSizes).toHaveLength(2);
   });
+
+  it('pages are readable from 360 to 1920 px: no page-wide overflow, plots shrink or scroll inside their figure', async () => {
+    const html = join(OUT, 'leaderboard-items.html');
+    for (const width of [360, 800, 1920]) {
+      const page = await browser.context.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
+      const m = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        view: document.documentElement.clientWidth,
+        figures: [...document.querySelectorAll('figure')].map((f) => ({ client: f.clientWidth, scroll: f.scrollWidth, svg: f.querySelector('svg')!.getBoundingClientRect().width })),
+      }));
+      await page.screenshot({ path: join(OUT, `leaderboard-items-${width}.png`), fullPage: true });
+      await page.close();
+      expect(m.page, `page width at ${width}px`).toBeLessThanOrEqual(m.view);
+      for (const f of m.figures) {
+        // Either the whole plot is in view or the figure scrolls to show the rest: nothing is cut off.
+        expect(f.svg <= f.client + 1 || f.scroll > f.client, `figure at ${width}px`).toBe(true);
+        if (width >= 800) expect(f.svg, `plot at ${width}px`).toBeLessThanOrEqual(f.client + 1);
+      }
+    }
+  });
+
+  it('a leaderboard of judge verdicts labels its axis "Judge accuracy"; with no g* band the legend dot is grey like the points', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sqlboard-lb-judge-'));
+    let lines = '';
+    for (const system of ['a', 'b']) for (let t = 0; t < 200; t++) lines += JSON.stringify({ system, taskId: String(t), judge: 'gpt-4o-2024-08-06', correct: (t * (system === 'a' ? 3 : 5)) % 7 < 5 }) + '\n';
+    writeFileSync(join(dir, 'judged.jsonl'), lines);
+    const html = join(OUT, 'leaderboard-judge.html');
+    const r = await runCli(['leaderboard', join(dir, 'judged.jsonl'), '--html', html, '--iterations', '100']);
+    expect(r.code, r.stderr).toBe(0);
+    const page = await browser.context.newPage();
+    await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
+    const axis = await page.$$eval('svg.interval-plot text.axis-label', (els) => els.map((e) => e.textContent));
+    const fills = await page.evaluate(() => ({
+      legend: [...document.querySelectorAll('svg.interval-plot .legend-mark')].map((e) => getComputedStyle(e).fill),
+      marks: [...new Set([...document.querySelectorAll('svg.interval-plot circle.mark')].map((e) => getComputedStyle(e).fill))],
+    }));
+    await page.screenshot({ path: join(OUT, 'leaderboard-judge.png'), fullPage: true });
+    await page.close();
+    expect(axis).toEqual(['Judge accuracy']);
+    expect(fills.marks).toHaveLength(1);
+    expect(fills.legend).toEqual(fills.marks);
+  });
 });

@@ -5,7 +5,7 @@ import { readItems } from '../benchmark/items.js';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
 import { wholeNumber } from './option-checks.js';
 import { boardJson, boardReport } from '../report/leaderboard-board.js';
-import { itemsJson, itemsReport } from '../report/leaderboard-items.js';
+import { itemsJson, itemsReport, measureOf } from '../report/leaderboard-items.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
@@ -120,7 +120,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
     const { seed, iterations, confidence, flawed } = argv;
     const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed, errorRate: argv['error-rate'], seed, iterations, confidence }));
     if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
-    const ctx = { files: itemFiles, flagsFile: argv.flags };
+    const ctx = { files: itemFiles, flagsFile: argv.flags, measure: measureOf(sources.flatMap((s) => s.records)) };
     const report = itemsReport(lb, ctx);
     const json = itemsJson(lb, ctx);
     if (argv.by === 'db') {

@@ -18,6 +18,8 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; 
 dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; }
 p.note { margin: 6px 0; color: var(--muted); max-width: 900px; }
 figure { margin: 14px 0; overflow-x: auto; }
+dl.meta dd, p.note { overflow-wrap: anywhere; }
+@media (max-width: 640px) { main { padding: 16px 12px 40px; } dl.meta { grid-template-columns: 1fr; } }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 table.data { border-collapse: collapse; margin: 10px 0; font-variant-numeric: tabular-nums; }
 table.data th, table.data td { padding: 4px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; }
@@ -27,6 +29,8 @@ table.data td.r, table.data th.r { text-align: right; }
 table.data tbody tr:nth-child(even) { background: var(--stripe); }
 details > summary { cursor: pointer; color: var(--accent); margin: 8px 0; }
 svg.plot { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; display: block; }
+/* Plots shrink with the page down to a width whose text stays legible, then scroll inside their figure. */
+svg.plot { max-width: 100%; min-width: 600px; height: auto; }
 svg .stripe { fill: var(--stripe); }
 svg .grid { stroke: #e3e7ed; stroke-width: 1; }
 svg .axis { stroke: #8a94a3; stroke-width: 1; }
@@ -39,7 +43,8 @@ svg .ci { stroke: #6b7686; stroke-width: 1.6; }
 svg .mark { fill: #8a94a3; stroke: #fff; stroke-width: 1.2; }
 svg .in-band .mark { fill: var(--accent); }
 svg .in-band .ci { stroke: var(--accent); }
-svg .legend-mark { fill: var(--accent); }
+svg .legend-mark { fill: #8a94a3; }
+svg .legend-mark.in-band-mark { fill: var(--accent); }
 svg .secondary { fill: #fff; stroke: #b45309; stroke-width: 1.6; }
 svg .secondary-value { fill: #b45309; }
 svg .cell rect, svg rect.cell { stroke: #fff; stroke-width: 1; }

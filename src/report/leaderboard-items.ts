@@ -1,3 +1,4 @@
+import type { ItemRecord } from '../benchmark/types.js';
 import { confidencePercent } from '../stats/intervals.js';
 import type { ItemsLeaderboard } from '../stats/leaderboard.js';
 import { formatPercent, formatPValue } from './format.js';
@@ -7,6 +8,17 @@ import type { MatrixCell, Report, Section } from './model.js';
 export interface ItemsContext {
   files: string[];
   flagsFile?: string;
+  /** What `correct` measures in the verdicts (see measureOf); labels the plot's axis. */
+  measure?: string;
+}
+
+/**
+ * What the verdicts' `correct` measures: judge verdicts (`judge --items`, `import rose`) carry the judge's
+ * name, `score --items` lines do not; a mix is only "accuracy".
+ */
+export function measureOf(records: readonly ItemRecord[]): string {
+  const judged = records.filter((r) => typeof r.judge === 'string').length;
+  return judged === 0 ? 'Execution accuracy' : judged === records.length ? 'Judge accuracy' : 'Accuracy';
 }
 
 /** The `--json` object of `leaderboard` from verdict files: the full result plus its inputs. */
@@ -91,7 +103,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
       {
         kind: 'interval',
         title: `Accuracy by rank, Wilson ${conf} intervals${band ? ', with the g* band below rank 1' : ''}`,
-        axisLabel: 'Execution accuracy',
+        axisLabel: ctx.measure ?? 'Accuracy',
         percent: true,
         points: lb.systems.map((s) => ({
           label: s.system,

@@ -32,7 +32,7 @@ export function renderIntervalPlot(plot: IntervalPlot): string {
   const labels = plot.points.map((p, i) => `${i + 1}. ${shorten(p.label)}`);
   const labelW = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
   const hasSecondary = plot.points.some((p) => p.secondary !== undefined && Number.isFinite(p.secondary));
-  const legend = [plot.valueLabel ? 'value' : '', hasSecondary ? 'secondary' : ''].filter(Boolean);
+  const legend = [plot.valueLabel ? 'value' : '', hasSecondary ? 'secondary' : '', plot.band ? 'band' : ''].filter(Boolean);
   const height = TOP + plot.points.length * ROW + BOTTOM + (legend.length ? 22 : 0);
   // The value column lists both numbers when diamonds are drawn.
   const valueW = hasSecondary ? VALUE_W + 64 : VALUE_W;
@@ -69,10 +69,17 @@ export function renderIntervalPlot(plot: IntervalPlot): string {
   if (legend.length) {
     const ly = height - 10;
     let lx = labelW;
+    // The legend's dot is grey like the points; a band adds a dot in the band's colour for the points inside it.
     if (plot.valueLabel) {
       parts.push(`<circle class="legend-mark" cx="${lx + 5}" cy="${ly - 4}" r="4.5"/>`);
       parts.push(`<text class="legend" x="${lx + 14}" y="${ly}">${escapeXml(plot.valueLabel)}</text>`);
       lx += 14 + plot.valueLabel.length * CHAR_W + 20;
+    }
+    if (plot.band) {
+      const text = 'inside the band';
+      parts.push(`<circle class="legend-mark in-band-mark" cx="${lx + 5}" cy="${ly - 4}" r="4.5"/>`);
+      parts.push(`<text class="legend" x="${lx + 14}" y="${ly}">${text}</text>`);
+      lx += 14 + text.length * CHAR_W + 20;
     }
     if (hasSecondary) {
       parts.push(`<path class="secondary" d="${diamond(lx + 5, ly - 4)}"/>`);
