@@ -54,12 +54,20 @@ describe('questions', () => {
 });
 
 describe('predictions in the formats found in the wild', () => {
-  it('reads Spider text with CRLF and a TAB inside the SQL (C3)', () => {
+  it('reads Spider text with CRLF; a TAB inside the SQL ends it, as in the official readers, unless --repair keep-tabs (C3)', () => {
     const p = loadPredictions(join(P, 'c3', 'predicted_sql.txt'), spider, 'c3');
     expect(p.byTask.size).toBe(1034);
     expect(p.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer;');
-    expect(p.byTask.get('770')!.sql).toContain('\t');
-    expect(p.byTask.get('770')!.sql).not.toMatch(/\r/);
+    expect(p.byTask.get('770')!.sql).toBe('SELECT COUNT(DISTINCT language) FROM countrylanguage WHERE countrycode IN (');
+    expect(p.repairs).toEqual({});
+    expect(p.notes).toEqual([
+      '1 lines have a TAB inside the SQL; as in the official readers only the text before the first TAB is the prediction (--repair keep-tabs keeps the rest)',
+    ]);
+    const kept = loadPredictions(join(P, 'c3', 'predicted_sql.txt'), spider, 'c3', { repairs: ['keep-tabs'] });
+    expect(kept.byTask.get('770')!.sql).toContain('\tSELECT code \tFROM country');
+    expect(kept.byTask.get('770')!.sql).not.toMatch(/\r/);
+    expect(kept.repairs).toEqual({ 'keep-tabs': 1 });
+    expect(kept.notes).toEqual(['repair keep-tabs: TABs inside the SQL kept on 1 lines']);
   });
   it('reads SQL<TAB>db_id lines and a first line of spaces without a final newline (DAIL-SQL)', () => {
     const ta = loadPredictions(join(P, 'ta-sql', 'spider_predict_dev.sql'), spider, 'ta');
@@ -73,12 +81,33 @@ describe('predictions in the formats found in the wild', () => {
     expect(p.format).toBe('csv');
     expect(p.byTask.get('0')).toMatchObject({ sql: 'SELECT COUNT(*) FROM singer', dbId: 'concert_singer' });
   });
-  it('restores the SELECT that JSON/JSONL generators left out (StructGPT, Liu et al.)', () => {
-    const s = loadPredictions(join(P, 'structgpt', 'output_wo_icl_v1.jsonl'), spider, 'structgpt');
+  it('restores the SELECT that JSON/JSONL generators left out only when asked, and counts it (StructGPT, Liu et al.)', () => {
+    const asIs = loadPredictions(join(P, 'structgpt', 'output_wo_icl_v1.jsonl'), spider, 'structgpt');
+    expect(asIs.byTask.get('0')!.sql).toBe('COUNT(*) FROM singer;');
+    expect(asIs.repairs).toEqual({});
+    expect(asIs.notes).toEqual([
+      '1034 predictions start with neither a statement keyword nor a comment (a "SELECT " left out?); they run as given, as in the official evaluators (--repair restore-select prepends it)',
+    ]);
+    const s = loadPredictions(join(P, 'structgpt', 'output_wo_icl_v1.jsonl'), spider, 'structgpt', { repairs: ['restore-select'] });
     expect(s.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer;');
-    expect(s.notes).toEqual(['restored a missing leading "SELECT " on 1034 predictions']);
-    const l = loadPredictions(join(P, 'chatgpt-zero-shot-liu2023', 'predict.json'), spider, 'liu');
+    expect(s.repairs).toEqual({ 'restore-select': 1034 });
+    expect(s.notes).toEqual(['repair restore-select: "SELECT " prepended to 1034 predictions']);
+    const l = loadPredictions(join(P, 'chatgpt-zero-shot-liu2023', 'predict.json'), spider, 'liu', { repairs: ['restore-select'] });
     expect(l.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer');
+  });
+  it('never takes text that begins with a comment, WITH, VALUES or ( for a SELECT without its keyword', () => {
+    const sqls = ['-- Your SQL query\nSELECT 1', '/* plan */ SELECT 1', 'WITH t AS (SELECT 1) SELECT * FROM t', 'VALUES (1)', '(SELECT 1)', '  \n-- x\nSELECT 2'];
+    const f = write('commented.json', JSON.stringify(sqls.map((sql, i) => ({ question_id: i, predicted_sql: sql }))));
+    const p = loadPredictions(f, spider, 'c', { repairs: ['restore-select'] });
+    expect([...p.byTask.values()].map((x) => x.sql)).toEqual(sqls);
+    expect(p.repairs).toEqual({ 'restore-select': 0 });
+    expect(p.notes).toEqual([]);
+    // A ROSE mini-dev system whose SQL opens with a comment: nothing is prepended, even with the repair on.
+    const mini = loadBenchmark(join(SHARED, 'rose', 'data', 'mini_dev.json'));
+    const omni = loadPredictions(join(SHARED, 'rose', 'data', 'method_results', 'mini_dev', 'omni-32b-result.json'), mini, 'omni', { repairs: ['restore-select'] });
+    const commented = [...omni.byTask.values()].filter((x) => x.sql.startsWith('--'));
+    expect(commented.length).toBeGreaterThan(20);
+    expect(omni.repairs).toEqual({ 'restore-select': 0 });
   });
   it("reads BIRD's official JSON and ROSE-style records with question_id", () => {
     const mini = loadBenchmark(join(SHARED, 'bird', 'mini_dev', 'mini_dev_sqlite.json'));

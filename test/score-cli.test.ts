@@ -115,6 +115,10 @@ describe('sqlboard score on Spider dev', () => {
     // Same figures as a run from scratch.
     const fresh = await runCli(['score', '--store', join(tmp, 'fresh.db'), '--json']);
     expect((JSON.parse(fresh.stdout) as ScoreJson).systems).toEqual(out.systems);
+    // The bundled manifest turns on the one repair StructGPT's file needs, and the output says so.
+    const structgpt = (JSON.parse(fresh.stdout) as { systems: { name: string; repairs?: Record<string, number> }[] }).systems.filter((s) => s.repairs);
+    expect(structgpt).toEqual([expect.objectContaining({ name: 'structgpt', repairs: { 'restore-select': 1034 } })]);
+    expect(fresh.stderr).toContain('sqlboard: structgpt: repair restore-select: "SELECT " prepended to 1034 predictions');
   });
 });
 

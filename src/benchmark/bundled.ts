@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RepairName } from './repairs.js';
 
 /** The Spider dev set and the licence-permitting published predictions shipped in data/spider. */
 export interface BundledSystem {
@@ -9,6 +10,8 @@ export interface BundledSystem {
   description: string;
   source: string;
   licence: string;
+  /** Repairs this file needs to be scored at all (see the manifest); reported in the output. */
+  repairs?: RepairName[];
 }
 
 function findDataDir(): string {

@@ -2,24 +2,35 @@ import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
 import { arrayElementLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
+import { missingSelect, repairNotes, restoreSelect, type RepairCounts, type RepairName } from './repairs.js';
 import type { Benchmark, Prediction, PredictionSet } from './types.js';
+
+export interface LoadOptions {
+  /** Opt-in repairs (src/benchmark/repairs.ts); by default the text is taken as the official readers take it. */
+  repairs?: Iterable<RepairName>;
+}
 
 /**
  * Loads one system's predictions in any of the formats seen in the wild and lines them up
  * with the benchmark's tasks:
  * - BIRD's official JSON `{"0": "SQL\t----- bird -----\tdb_id", ...}` (keys are positions);
- * - Spider's text, one SQL per line with an optional `\tdb_id` (CRLF, a TAB inside SQL,
- *   leading spaces and a missing final newline are all tolerated);
+ * - Spider's text, one SQL per line with an optional `\tdb_id` (CRLF, leading spaces and a
+ *   missing final newline are tolerated; the SQL is the text before the first TAB, as the
+ *   official readers take it);
  * - JSON arrays or JSONL of records with `question_id` + `predicted_sql` (or `prediction`,
- *   `Prediction`, `result`, `sql`), where a `SELECT ` prefix the generator left out is restored;
+ *   `Prediction`, `result`, `sql`);
  * - CSV with a header naming the SQL column (e.g. `PREDICTED SQL`).
  * Misalignment (count, ids, db ids) and non-string SQL are errors naming the file and line.
+ * Nothing is repaired unless `opts.repairs` asks; what a repair changed (or would change) is
+ * in the set's notes, its counts in `repairs`.
  */
-export function loadPredictions(file: string, bench: Benchmark, system: string): PredictionSet {
+export function loadPredictions(file: string, bench: Benchmark, system: string, opts: LoadOptions = {}): PredictionSet {
+  const on = new Set(opts.repairs ?? []);
   const text = readText(file);
   const trimmed = text.trimStart();
   const knownDbs = new Set(bench.tasks.map((t) => t.dbId));
   const set: PredictionSet = { system, file, byTask: new Map(), notes: [] };
+  const tabsInSql = { n: 0 };
   if (extname(file).toLowerCase() === '.csv' || looksLikeCsvHeader(text)) {
     set.format = 'csv';
     loadCsv(file, text, bench, set);
@@ -46,11 +57,27 @@ export function loadPredictions(file: string, bench: Benchmark, system: string):
     }
   } else {
     set.format = 'spider-text';
-    loadSpiderText(file, text, bench, knownDbs, set);
+    loadSpiderText(file, text, bench, knownDbs, set, on.has('keep-tabs'), tabsInSql);
   }
   const dbOf = new Map(bench.tasks.map((t) => [t.id, t.dbId]));
   for (const p of set.byTask.values()) checkDb(file, bench, dbOf, p);
+  let selectless = 0;
+  for (const p of set.byTask.values()) {
+    if (!missingSelect(p.sql)) continue;
+    selectless++;
+    if (on.has('restore-select')) p.sql = restoreSelect(p.sql);
+  }
+  const applied: RepairCounts = {};
+  if (on.has('restore-select')) applied['restore-select'] = selectless;
+  if (on.has('keep-tabs')) applied['keep-tabs'] = tabsInSql.n;
+  set.repairs = applied;
+  set.notes!.push(...repairNotes(applied, { 'restore-select': selectless, 'keep-tabs': tabsInSql.n }));
   return set;
+}
+
+/** Trims what SQLite itself skips as whitespace (not \v, not U+00A0: SQLite rejects those). */
+function trimSqlSpace(sql: string): string {
+  return sql.replace(/^[ \t\n\f\r]+|[ \t\n\f\r]+$/g, '');
 }
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'Prediction', 'predicted', 'pred', 'result', 'sql', 'SQL'];
@@ -64,15 +91,6 @@ function looksLikeCsvHeader(text: string): boolean {
   return /,/.test(first) && /\bsql\b/i.test(first) && !/\bselect\b/i.test(first);
 }
 
-const STATEMENT_START = /^\s*(\(|select\b|with\b|values\b|pragma\b|explain\b|insert\b|update\b|delete\b|replace\b|create\b|drop\b|alter\b|attach\b|detach\b|vacuum\b|reindex\b|analyze\b|begin\b|commit\b|end\b|rollback\b|savepoint\b|release\b)/i;
-
-/** Generators prompted with a trailing `SELECT` return only the rest; give the keyword back. */
-function restoreSelect(sql: string, counter: { n: number }): string {
-  if (sql.trim() === '' || STATEMENT_START.test(sql)) return sql;
-  counter.n++;
-  return `SELECT ${sql.trimStart()}`;
-}
-
 function loadRecords(
   file: string,
   data: unknown[],
@@ -81,7 +99,6 @@ function loadRecords(
   set: PredictionSet,
 ): void {
   const byId = new Map(bench.tasks.map((t) => [t.id, t]));
-  const restored = { n: 0 };
   const hasIds = data.length > 0 && data.every((r) => typeof r === 'object' && r !== null && 'question_id' in r);
   if (!hasIds && data.length !== bench.tasks.length) {
     throw new InputFileError(
@@ -109,12 +126,11 @@ function loadRecords(
     if (set.byTask.has(task.id)) throw new InputFileError(file, line, `a second prediction for question ${task.id}`);
     set.byTask.set(task.id, {
       taskId: task.id,
-      sql: restoreSelect(value, restored),
+      sql: value,
       ...(typeof r.db_id === 'string' ? { dbId: r.db_id } : {}),
       ...(line !== undefined ? { line } : {}),
     });
   });
-  if (restored.n > 0) set.notes!.push(`restored a missing leading "SELECT " on ${restored.n} predictions`);
 }
 
 const BIRD_SEPARATOR = '\t----- bird -----\t';
@@ -150,8 +166,21 @@ function loadBirdJson(file: string, text: string, obj: Record<string, unknown>, 
   }
 }
 
-function loadSpiderText(file: string, text: string, bench: Benchmark, knownDbs: Set<string>, set: PredictionSet): void {
-  const lines = text.split(/\r?\n/);
+/**
+ * Spider text: lines split as Python's text mode splits them (\n, \r\n or \r), the SQL being the
+ * text before the first TAB, as both official drivers read it. With keepTabs, TABs inside the
+ * SQL stay: the SQL runs up to the last TAB followed by a known db_id (or to the line's end).
+ */
+function loadSpiderText(
+  file: string,
+  text: string,
+  bench: Benchmark,
+  knownDbs: Set<string>,
+  set: PredictionSet,
+  keepTabs: boolean,
+  tabsInSql: { n: number },
+): void {
+  const lines = text.split(/\r\n|\r|\n/);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
   if (lines.length !== bench.tasks.length) {
     throw new InputFileError(
@@ -162,18 +191,14 @@ function loadSpiderText(file: string, text: string, bench: Benchmark, knownDbs: 
   }
   lines.forEach((raw, i) => {
     const task = bench.tasks[i]!;
-    let sql = raw;
-    let dbId: string | undefined;
-    // Only a known database name after the LAST tab is a db_id; other tabs belong to the SQL.
-    const tab = raw.lastIndexOf('\t');
-    if (tab >= 0) {
-      const tail = raw.slice(tab + 1).trim();
-      if (knownDbs.has(tail)) {
-        sql = raw.slice(0, tab);
-        dbId = tail;
-      }
-    }
-    set.byTask.set(task.id, { taskId: task.id, sql: sql.trim(), ...(dbId ? { dbId } : {}), line: i + 1 });
+    const fields = raw.split('\t');
+    const last = fields.length > 1 ? fields[fields.length - 1]!.trim() : undefined;
+    const dbId = last !== undefined && knownDbs.has(last) ? last : undefined;
+    // A TAB inside the SQL: more fields than SQL and db_id.
+    const sqlFields = dbId !== undefined ? fields.length - 1 : fields.length;
+    if (sqlFields > 1) tabsInSql.n++;
+    const sql = keepTabs ? fields.slice(0, sqlFields).join('\t') : fields[0]!;
+    set.byTask.set(task.id, { taskId: task.id, sql: trimSqlSpace(sql), ...(dbId ? { dbId } : {}), line: i + 1 });
   });
 }
 
@@ -202,7 +227,7 @@ function loadCsv(file: string, text: string, bench: Benchmark, set: PredictionSe
     if (!task) throw new InputFileError(file, undefined, `row ${i + 1}: ${idCol} "${r[idCol!]}" is not a question of ${bench.source}`);
     const sql = r[sqlCol] ?? '';
     const dbId = dbCol ? String(r[dbCol]).trim() : undefined;
-    set.byTask.set(task.id, { taskId: task.id, sql: sql.trim(), ...(dbId ? { dbId } : {}) });
+    set.byTask.set(task.id, { taskId: task.id, sql: trimSqlSpace(sql), ...(dbId ? { dbId } : {}) });
   });
 }
 

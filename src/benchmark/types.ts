@@ -1,3 +1,5 @@
+import type { RepairCounts } from './repairs.js';
+
 /** One benchmark question with its gold SQL. `id` is a string everywhere (BIRD question_id or Spider position). */
 export interface Task {
   id: string;
@@ -40,6 +42,8 @@ export interface PredictionSet {
   format?: string;
   /** Repairs and oddities worth telling the user (e.g. `SELECT ` restored on 1,034 lines). */
   notes?: string[];
+  /** Predictions changed by each opt-in repair that was on. */
+  repairs?: RepairCounts;
 }
 
 /**

@@ -6,6 +6,7 @@ import { runAuditPipeline } from '../audit/pipeline.js';
 import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
+import type { RepairName } from '../benchmark/repairs.js';
 import { UserError } from '../errors.js';
 import { atLeast, wholeNumber } from './option-checks.js';
 import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
@@ -24,8 +25,10 @@ import { parseLlmAgentSpecs } from '../audit/agent-specs.js';
 import { generateAgentPredictions, type LlmAgentsResult } from '../audit/agents.js';
 import { readPriceFile } from '../llm/pricing.js';
 import { VERBS } from './verbs.js';
+import { addRepairOption } from './repair-option.js';
 
 interface AuditArgs extends ReportOptions, BatchArgs {
+  repair?: RepairName[];
   questions: string;
   dbRoot: string;
   agent: string[];
@@ -53,7 +56,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
   builder: (y: Argv) =>
     addReportOptions(
       addBatchOptions(addLlmCallOptions(
-      y
+      addRepairOption(y)
         .option('questions', { type: 'string', demandOption: true, describe: 'Questions file with gold SQL (BIRD or Spider format)' })
         .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
         .option('agent', { type: 'string', array: true, default: [], describe: 'NAME=FILE predictions of one agent (repeat; ≥ 3 agents with --llm-agent)' })
@@ -87,7 +90,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     wholeNumber('seed', argv.seed);
     atLeast('k', argv.k, 1);
     const bench = loadBenchmark(argv.questions);
-    const agents = specs.map(([name, file]) => loadPredictions(file, bench, name));
+    const agents = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: argv.repair ?? [] }));
     // Read the labels and flags files up front so a bad path fails before minutes of execution; they are not passed to the audit.
     const labels = argv.labels ? readGoldErrorLabels(argv.labels) : undefined;
     const compareFlags = argv.compareFlags ? { file: argv.compareFlags, flags: readErrorFlags(argv.compareFlags) } : undefined;

@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
+import type { RepairName } from '../benchmark/repairs.js';
 import { UserError } from '../errors.js';
 import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
 import type { BatchArgs } from './llm-options.js';
@@ -29,8 +30,10 @@ import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { finishRun } from './outcome.js';
 import { VERBS } from './verbs.js';
+import { addRepairOption } from './repair-option.js';
 
 interface JudgeArgs extends ReportOptions, BatchArgs {
+  repair?: RepairName[];
   questions: string;
   dbRoot: string;
   system: string[];
@@ -65,7 +68,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
   builder: (y: Argv) =>
     addReportOptions(
       addBatchOptions(addLlmCallOptions(
-      y
+      addRepairOption(y)
         .option('questions', { type: 'string', demandOption: true, describe: 'Questions file, BIRD or Spider format' })
         .option('db-root', { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' })
         .option('system', { type: 'string', array: true, demandOption: true, describe: 'NAME=FILE predictions (repeatable)' })
@@ -104,7 +107,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     });
     const specs = parseSystemSpecs(argv.system);
     const bench = loadBenchmark(argv.questions);
-    const systems = specs.map(([name, file]) => loadPredictions(file, bench, name));
+    const systems = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: argv.repair ?? [] }));
     const store = openRunStore(argv.store);
     const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.execTimeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
     const execProgress = terminalProgress('executing');

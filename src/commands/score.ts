@@ -4,6 +4,7 @@ import { readErrorFlags } from '../benchmark/error-flags.js';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
+import type { RepairName } from '../benchmark/repairs.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
@@ -25,8 +26,10 @@ import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { VERBS } from './verbs.js';
+import { addRepairOption } from './repair-option.js';
 
 interface ScoreArgs extends ReportOptions {
+  repair?: RepairName[];
   questions?: string;
   dbRoot?: string;
   system?: string[];
@@ -62,7 +65,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
   ...VERBS.score,
   builder: (y: Argv) =>
     addReportOptions(
-      y
+      addRepairOption(y)
         .option('questions', { type: 'string', describe: 'Questions file, BIRD or Spider format (default: bundled Spider dev)' })
         .option('db-root', { type: 'string', describe: 'Directory holding <db_id>/<db_id>.sqlite' })
         .option('system', { type: 'string', array: true, describe: 'NAME=FILE predictions (repeatable; default: the bundled systems)' })
@@ -99,7 +102,10 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     const questions = argv.questions ?? bundled!.questions;
     const dbRoot = argv.dbRoot ?? bundled?.dbRoot;
     if (!dbRoot) throw new UserError('--db-root is required with --questions (the directory holding <db_id>/<db_id>.sqlite)');
-    const specs = argv.system ? parseSystemSpecs(argv.system) : bundled?.systems.map((s) => [s.name, s.file] as [string, string]);
+    // A bundled system's manifest may turn on a repair its file needs; the notes say so.
+    const specs = argv.system
+      ? parseSystemSpecs(argv.system).map(([name, file]) => ({ name, file, repairs: [] as RepairName[] }))
+      : bundled?.systems.map((s) => ({ name: s.name, file: s.file, repairs: s.repairs ?? [] }));
     if (!specs || specs.length === 0) throw new UserError('name at least one --system NAME=FILE');
     const flagsFile = argv.flags ?? bundled?.flags;
     const flags = flagsFile ? readErrorFlags(flagsFile) : undefined;
@@ -125,7 +131,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     const notes: string[] = [];
     try {
       const full = loadBenchmark(questions);
-      loaded = { bench: full, systems: specs.map(([name, file]) => loadPredictions(file, full, name)) };
+      loaded = { bench: full, systems: specs.map((s) => loadPredictions(s.file, full, s.name, { repairs: [...(argv.repair ?? []), ...s.repairs] })) };
       // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
       const { bench, skipped: left } = argv.skipMissingDb ? withoutUnusableDatabases(full, engine) : { bench: full, skipped: [] };
       skipped = left;

@@ -1,3 +1,4 @@
+import type { RepairCounts } from '../benchmark/repairs.js';
 import type { Benchmark, ItemRecord, PredictionSet, Task } from '../benchmark/types.js';
 import { spiderHardness } from '../sql/spider-hardness.js';
 import { birdEqual } from './compare-bird.js';
@@ -49,6 +50,8 @@ export interface SystemScore {
   /** With VES/R-VES: how the timing went (repetitions, spread, failures). */
   vesSpread?: VesSpread;
   notes: string[];
+  /** Predictions changed by each opt-in repair that was on (none: the text as given, as officially). */
+  repairs: RepairCounts;
 }
 
 export interface ExRun {
@@ -155,6 +158,7 @@ export async function runEx(
       byDifficulty: Object.fromEntries(levels.map((l) => [l, { n: 0, correct: 0, accuracy: 0 }])),
       metrics: {},
       notes: [...(s.notes ?? [])],
+      repairs: { ...(s.repairs ?? {}) },
     };
     const first = items.length;
     bench.tasks.forEach((task, ti) => {

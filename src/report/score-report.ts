@@ -32,6 +32,7 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
         byDifficulty: s.byDifficulty,
         ...(s.clean ? { clean: s.clean } : {}),
         ...(runMetrics(run).length > 0 ? { metrics: systemMetricsJson(run, s) } : {}),
+        ...(Object.keys(s.repairs).length > 0 ? { repairs: s.repairs } : {}),
       })),
     ...(flags ? { flags: { file: flags.file, flagged: flags.flagged, clean: run.tasks - flags.flagged } } : {}),
     execution: run.execution,
@@ -68,6 +69,7 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
   const levelsN = run.difficultyLevels.map((l) => `${l} ${ranked[0]?.byDifficulty[l]?.n ?? 0}`).join(', ');
   const x = run.execution;
   const byMetric = metricsByDifficultySection(run, ranked);
+  const repaired = ranked.flatMap((s) => Object.entries(s.repairs).map(([name, n]) => `${s.name} ${name} on ${n}`));
   return {
     title: `Execution accuracy (${run.comparator} comparator)`,
     meta: { questions, tasks: run.tasks, comparator: run.comparator + (run.keepDistinct ? ' (DISTINCT kept)' : '') },
@@ -96,6 +98,9 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
         notes: [
           `Tasks by difficulty: ${levelsN}.`,
           'A missing prediction counts wrong; a prediction that fails or times out counts wrong.',
+          ...(repaired.length > 0
+            ? [`Repairs (opt-in; the official evaluators run the text as given): ${repaired.join(', ')} predictions.`]
+            : []),
           ...(goldErrors > 0 ? [`${goldErrors} gold queries failed to execute; those tasks count wrong for every system.`] : []),
           ...(flags
             ? [

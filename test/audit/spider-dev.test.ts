@@ -64,12 +64,14 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
       '--store', join(tmp, 'store.db'),
       '--out', join(tmp, 'out'),
       '--seed', '1',
+      '--repair', 'restore-select',
       '--json',
     ]);
-    // Nothing on stderr but the written files and the loaders' repairs of the two JSON agents.
+    // Nothing on stderr but the written files, the opt-in repairs of the two JSON agents and C3's TAB.
     expect(r.stderr.replace(/sqlboard: wrote .*\n/g, '')).toBe(
-      'sqlboard: chatgpt-liu: restored a missing leading "SELECT " on 1034 predictions\n' +
-        'sqlboard: structgpt: restored a missing leading "SELECT " on 1034 predictions\n',
+      'sqlboard: c3: 1 lines have a TAB inside the SQL; as in the official readers only the text before the first TAB is the prediction (--repair keep-tabs keeps the rest)\n' +
+        'sqlboard: chatgpt-liu: repair restore-select: "SELECT " prepended to 1034 predictions\n' +
+        'sqlboard: structgpt: repair restore-select: "SELECT " prepended to 1034 predictions\n',
     );
     expect(r.code).toBe(0);
     type B = { majority: M; bestSingle: M & { agent: string }; bestSingleByEx: M & { agent: string } };
