@@ -71,6 +71,8 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
     expect(r.stderr.replace(/sqlboard: wrote .*\n/g, '')).toBe(
       'sqlboard: c3: 1 lines have a TAB inside the SQL; as in the official readers only the text before the first TAB is the prediction (--repair keep-tabs keeps the rest)\n' +
         'sqlboard: chatgpt-liu: repair restore-select: "SELECT " prepended to 1034 predictions\n' +
+        // RESDSQL's 11 "sql placeholder" lines: prepended too, and still errors.
+        'sqlboard: resdsql: repair restore-select: "SELECT " prepended to 11 predictions\n' +
         'sqlboard: structgpt: repair restore-select: "SELECT " prepended to 1034 predictions\n',
     );
     expect(r.code).toBe(0);
