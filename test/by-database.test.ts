@@ -61,6 +61,13 @@ describe('--by db', () => {
       expect(cell.accuracy.high).toBeGreaterThanOrEqual(cell.accuracy.estimate);
     }
     expect(out.byDb.every((d) => d.systems.find((c) => c.system === 'gold')!.accuracy.estimate === 1)).toBe(true);
+    // The overall EX carries its Wilson interval in --json too.
+    const overall = (JSON.parse(r.stdout) as { systems: { name: string; accuracy: number; accuracyInterval: { low: number; high: number; method: string } }[] }).systems;
+    for (const s of overall) {
+      expect(s.accuracyInterval.low).toBeLessThanOrEqual(s.accuracy);
+      expect(s.accuracyInterval.high).toBeGreaterThanOrEqual(s.accuracy);
+      expect(s.accuracyInterval.method).toMatch(/Wilson/);
+    }
 
     const table = await runCli(base);
     expect(table.stdout).toContain('By database');

@@ -1,5 +1,5 @@
 import type { ExRun } from '../execution/ex-run.js';
-import { wilson } from '../stats/intervals.js';
+import { wilson, type Interval } from '../stats/intervals.js';
 import type { Column, Report } from './model.js';
 import { metricCells, metricColumns, metricsByDifficultySection, runMetrics, systemMetricsJson } from './score-metrics.js';
 
@@ -9,6 +9,8 @@ export interface FlagInfo {
   flagged: number;
   unknown: number;
 }
+
+const intervalJson = (ci: Interval): { low: number; high: number; method: string } => ({ low: ci.low, high: ci.high, method: ci.method });
 
 export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undefined): object {
   return {
@@ -25,12 +27,14 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
         correct: s.correct,
     ...metricCells(run, s),
         accuracy: s.accuracy,
+        // The Wilson interval the table and plot show, so --json carries it too.
+        accuracyInterval: intervalJson(wilson(s.correct, s.n)),
         execErrors: s.execErrors,
         timeouts: s.timeouts,
         missing: s.missing,
         goldErrors: s.goldErrors,
         byDifficulty: s.byDifficulty,
-        ...(s.clean ? { clean: s.clean } : {}),
+        ...(s.clean ? { clean: s.clean, cleanInterval: intervalJson(wilson(s.clean.correct, s.clean.n)) } : {}),
         ...(runMetrics(run).length > 0 ? { metrics: systemMetricsJson(run, s) } : {}),
         ...(Object.keys(s.repairs).length > 0 ? { repairs: s.repairs } : {}),
       })),
