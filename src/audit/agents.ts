@@ -17,7 +17,7 @@ import type { RetryPolicy, Sleep } from '../llm/retry.js';
 import { createSchemaSource } from '../judge/schema-text.js';
 import { fatalProviderError } from '../llm/fatal-provider-error.js';
 import { CallDeferred } from '../llm/batch/collector.js';
-import { createBatchMode, createBatchTransport } from '../llm/batch/setup.js';
+import { createBatchMode } from '../llm/batch/setup.js';
 import type { BatchMode, BatchModeOptions } from '../llm/batch/setup.js';
 import type { BatchTransport } from '../llm/batch/types.js';
 import { sumWaves } from '../llm/batch/waves.js';
@@ -126,15 +126,7 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
     const providerConfig = { provider: spec.provider, baseUrl: o.baseUrl, replayFile: o.replayFile, apiVersion: o.apiVersion };
     const provider = o.providerFor?.(spec) ?? createProvider(providerConfig, o.env);
     const batch: BatchMode | undefined = o.batch
-      ? createBatchMode({
-          transport: o.batchTransportFor?.(spec) ?? createBatchTransport(providerConfig, o.env ?? process.env, spec.model, o.batch.limits),
-          store: o.store,
-          cache,
-          model: spec.model,
-          budget,
-          price,
-          options: o.batch,
-        })
+      ? createBatchMode({ transport: o.batchTransportFor?.(spec), providerConfig, env: o.env, store: o.store, cache, model: spec.model, budget, price, options: o.batch })
       : undefined;
     const client = new LlmClient({
       provider,

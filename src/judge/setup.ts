@@ -1,6 +1,6 @@
 import { birdEqual } from '../execution/compare-bird.js';
 import type { RunStore } from '../store/run-store.js';
-import { createBatchMode, createBatchTransport } from '../llm/batch/setup.js';
+import { createBatchMode } from '../llm/batch/setup.js';
 import type { BatchMode, BatchModeOptions } from '../llm/batch/setup.js';
 import type { BatchTransport } from '../llm/batch/types.js';
 import { Budget } from '../llm/budget.js';
@@ -90,15 +90,7 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
   const cache = o.store ? new LlmCache(o.store) : undefined;
   const budget = new Budget({ maxCostUsd: o.maxCostUsd, maxCalls: o.maxCalls });
   const batch = o.batch
-    ? createBatchMode({
-        transport: o.batchTransport ?? createBatchTransport(o.providerConfig ?? { provider: provider.name }, o.env ?? process.env, o.model, o.batch.limits),
-        store: o.store,
-        cache,
-        model: o.model,
-        budget,
-        price,
-        options: o.batch,
-      })
+    ? createBatchMode({ transport: o.batchTransport, providerConfig: o.providerConfig ?? { provider: provider.name }, env: o.env, store: o.store, cache, model: o.model, budget, price, options: o.batch })
     : undefined;
   const client = new LlmClient({
     provider,

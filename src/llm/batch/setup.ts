@@ -55,7 +55,10 @@ export interface BatchMode {
  * calls to, and the wave driver that submits them, polls and fills the LLM cache.
  */
 export function createBatchMode(o: {
-  transport: BatchTransport;
+  /** A ready transport (tests); else the provider's, built from providerConfig and env. */
+  transport?: BatchTransport;
+  providerConfig: ProviderConfig;
+  env?: NodeJS.ProcessEnv;
   store: RunStore | undefined;
   cache: LlmCache | undefined;
   model: string;
@@ -64,9 +67,10 @@ export function createBatchMode(o: {
   options: BatchModeOptions;
 }): BatchMode {
   if (!o.store || !o.cache) throw new UserError('--batch needs a run store (--store FILE): it records the batch ids that let a later run collect them.');
+  const transport = o.transport ?? createBatchTransport(o.providerConfig, o.env ?? process.env, o.model, o.options.limits);
   const collector = new BatchCollector();
   const driver = new WaveDriver({
-    transport: o.transport,
+    transport,
     store: new BatchStore(o.store),
     cache: o.cache,
     collector,
