@@ -70,7 +70,16 @@ describe('spider comparator (test-suite-sql-eval exec mode)', () => {
     expect(removeDistinct("SELECT 'distinct' FROM t")).toBe("SELECT 'distinct' FROM t");
     // Only the first statement survives sqlparse.parse(s)[0].
     expect(removeDistinct('SELECT 1; SELECT 2')).toBe('SELECT 1;');
-    expect(spiderExecutedSql('SELECT a FROM t WHERE b > = 3 AND c = value ', false, true)).toBe('SELECT a FROM t WHERE b >= 3 AND c = 1 ');
+    expect(spiderExecutedSql('SELECT a FROM t WHERE b > = 3 AND c = value ', false, true)).toBe('SELECT a FROM t WHERE b >= 3 AND c = 1');
+    // evaluation.py: p_str.replace("value", "1") — every occurrence, case-sensitive, predictions only.
+    expect(spiderExecutedSql('SELECT count(*) FROM t WHERE x = "value" OR y > value', false, true)).toBe('SELECT count(*) FROM t WHERE x = "1" OR y > 1');
+    expect(spiderExecutedSql("SELECT Value, max_value FROM t WHERE z = 'values'", false, true)).toBe("SELECT Value, max_1 FROM t WHERE z = '1s'");
+    expect(spiderExecutedSql("SELECT max_value FROM t", false, false)).toBe('SELECT max_value FROM t');
+    // The line is .strip()ped as Python strips (U+00A0 and U+0085 too); an empty text has no
+    // statement for sqlparse, so remove_distinct raises and the item scores 0 unexecuted.
+    expect(spiderExecutedSql('\u00a0 SELECT 1\u0085', false, true)).toBe('SELECT 1');
+    expect(spiderExecutedSql('  ', false, true)).toBeUndefined();
+    expect(spiderExecutedSql('', true, true)).toBe('');
     expect(spiderExecutedSql('SELECT YEAR(CURDATE()) - age FROM t', true, true)).toBe('SELECT 2020- age FROM t');
     expect(spiderOrderMatters('SELECT a FROM t ORDER BY a', false)).toBe(true);
     expect(spiderOrderMatters('SELECT a FROM t ORDER  BY a', false)).toBe(false);

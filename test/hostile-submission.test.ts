@@ -42,7 +42,8 @@ function hostile(dir: string): [string, RegExp][] {
     ['PRAGMA locking_mode = EXCLUSIVE', /^refused: PRAGMA locking_mode/],
     ['PRAGMA busy_timeout = 1', /^refused: PRAGMA busy_timeout/],
     ["SELECT load_extension('/tmp/nothing')", /^refused: load_extension/],
-    ['DROP TABLE singer\u0000', /^refused/],
+    // Python's sqlite3 refuses a NUL before SQLite sees anything (the official evaluators' error).
+    ['DROP TABLE singer\u0000', /^the query contains a null character/],
     ['DELETE FROM singer;;', /^refused/],
     [`SELECT zeroblob(100000000) FROM ${rows(200)};;`, /^(memory limit|result too large)/],
   ];

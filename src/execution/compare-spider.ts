@@ -34,28 +34,40 @@ export function replaceCurYear(sql: string): string {
   return sql.replace(/YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*/gi, '2020');
 }
 
-const executedSqlMemo = new Map<string, string>();
+const executedSqlMemo = new Map<string, string | undefined>();
 
 /**
- * The SQL the official evaluator actually executes for a gold or predicted query. Its
- * evaluation.py also turns ` value ` into ` 1 ` in predictions (for value-less parsers).
+ * The SQL the official evaluator actually executes for a gold or predicted query, as
+ * evaluation.py and exec_eval.py prepare it: the line `.strip()`ped; in a prediction every
+ * `value` replaced by `1` (plain, case-sensitive: `values` becomes `1s`); `> =` glued; DISTINCT
+ * removed through sqlparse's first statement (unless keepDistinct); YEAR(CURDATE()) read as 2020.
+ * Undefined when the evaluator scores 0 before executing: sqlparse finds no statement in an empty
+ * text and `remove_distinct` raises.
  */
-export function spiderExecutedSql(sql: string, keepDistinct: boolean, isPrediction: boolean): string {
+export function spiderExecutedSql(sql: string, keepDistinct: boolean, isPrediction: boolean): string | undefined {
   // Systems share many queries with each other and with the gold: rewrite each text once.
   const memoKey = `${keepDistinct ? 1 : 0}${isPrediction ? 1 : 0}${sql}`;
-  let out = executedSqlMemo.get(memoKey);
-  if (out === undefined) {
-    out = rewriteForExecution(sql, keepDistinct, isPrediction);
-    if (executedSqlMemo.size > 100_000) executedSqlMemo.clear();
-    executedSqlMemo.set(memoKey, out);
-  }
+  if (executedSqlMemo.has(memoKey)) return executedSqlMemo.get(memoKey);
+  const out = rewriteForExecution(sql, keepDistinct, isPrediction);
+  if (executedSqlMemo.size > 100_000) executedSqlMemo.clear();
+  executedSqlMemo.set(memoKey, out);
   return out;
 }
 
-function rewriteForExecution(sql: string, keepDistinct: boolean, isPrediction: boolean): string {
-  const post = spiderPostprocess(isPrediction ? sql.split(' value ').join(' 1 ') : sql);
-  return replaceCurYear(keepDistinct ? post : removeDistinct(post));
+function rewriteForExecution(sql: string, keepDistinct: boolean, isPrediction: boolean): string | undefined {
+  const stripped = pythonStrip(sql);
+  const post = spiderPostprocess(isPrediction ? stripped.split('value').join('1') : stripped);
+  if (keepDistinct) return replaceCurYear(post);
+  if (post === '') return undefined;
+  return replaceCurYear(removeDistinct(post));
 }
+
+/** Python's `str.strip()`: the characters `str.isspace()` accepts (JS's trim differs: U+FEFF, U+001C-U+001F, U+0085). */
+export function pythonStrip(s: string): string {
+  return s.replace(PY_STRIP, '');
+}
+const PY_WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_STRIP = new RegExp(`^[${PY_WS}]+|[${PY_WS}]+$`, 'g');
 
 /** Row order matters iff the (processed) gold contains `order by`, as the original tests it. */
 export function spiderOrderMatters(goldSql: string, keepDistinct: boolean): boolean {

@@ -75,10 +75,13 @@ export function taskDifficulty(bench: Benchmark, task: Task): string {
   return task.difficulty ?? (bench.format === 'spider' ? spiderHardness(task.goldSql) : 'unknown');
 }
 
-/** The SQL the chosen official evaluator actually executes. */
-function executedSql(sql: string, opts: ExOptions, isPrediction: boolean): string {
+/** The SQL the chosen official evaluator actually executes; undefined when it scores 0 without executing. */
+function executedSql(sql: string, opts: ExOptions, isPrediction: boolean): string | undefined {
   return opts.comparator === 'spider' ? spiderExecutedSql(sql, opts.keepDistinct ?? false, isPrediction) : sql;
 }
+
+/** What test-suite-sql-eval does when sqlparse finds no statement in an empty text: scores 0 without executing. */
+const NO_STATEMENT: ExecResult = { status: 'error', columns: [], rows: [], error: 'no statement to execute (empty prediction)', ms: 0 };
 
 /**
  * Execution accuracy of several systems on one benchmark: gold runs once for all systems,
@@ -94,12 +97,21 @@ export async function runEx(
   engine.checkDatabases(bench.tasks);
   const keepDistinct = opts.keepDistinct ?? false;
   const nTasks = bench.tasks.length;
-  const requests: ExecRequest[] = bench.tasks.map((t) => ({ dbId: t.dbId, sql: executedSql(t.goldSql, opts, false) }));
+  /** Requests whose text the evaluator would not execute (NO_STATEMENT); they run as '' and count as that error. */
+  const unexecuted = new Set<number>();
+  const request = (dbId: string, sql: string | undefined): ExecRequest => ({ dbId, sql: sql ?? '' });
+  const requests: ExecRequest[] = bench.tasks.map((t, ti) => {
+    const sql = executedSql(t.goldSql, opts, false);
+    if (sql === undefined) unexecuted.add(ti);
+    return request(t.dbId, sql);
+  });
   const predIndex: (number | undefined)[][] = systems.map((s) =>
     bench.tasks.map((t) => {
       const p = s.byTask.get(t.id);
       if (!p) return undefined;
-      requests.push({ dbId: t.dbId, sql: executedSql(p.sql, opts, true) });
+      const sql = executedSql(p.sql, opts, true);
+      if (sql === undefined) unexecuted.add(requests.length);
+      requests.push(request(t.dbId, sql));
       return requests.length - 1;
     }),
   );
@@ -131,7 +143,7 @@ export async function runEx(
         gold: ti,
         pred: pi,
         onBoth: (g, p) => {
-          verdicts[si]![ti] = compare(opts.comparator, g, p, orderMatters[ti]!);
+          verdicts[si]![ti] = !unexecuted.has(ti) && !unexecuted.has(pi) && compare(opts.comparator, g, p, orderMatters[ti]!);
           if (f1Here) f1[si]![ti] = softF1(g, p);
         },
       });
@@ -162,9 +174,9 @@ export async function runEx(
     };
     const first = items.length;
     bench.tasks.forEach((task, ti) => {
-      const g = gold[ti]!;
+      const g = unexecuted.has(ti) ? NO_STATEMENT : gold[ti]!;
       const idx = predIndex[si]![ti];
-      const p: ExecResult | undefined = idx === undefined ? undefined : results[idx];
+      const p: ExecResult | undefined = idx === undefined ? undefined : unexecuted.has(idx) ? NO_STATEMENT : results[idx];
       const correct = p !== undefined && verdicts[si]![ti]!;
       const level = difficulties[ti]!;
       const bucket = (score.byDifficulty[level] ??= { n: 0, correct: 0, accuracy: 0 });

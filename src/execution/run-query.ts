@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { significantTokens, unquote } from '../sql/tokenize.js';
 import { rewriteDoubleQuoted, unresolvedDoubleQuoted } from './dqs.js';
+import { pythonSqliteRefusal } from './python-sqlite-input.js';
 import type { Cell, ExecResult } from './types.js';
 
 const MAX_DQS_REWRITES = 64;
@@ -24,9 +25,13 @@ export function runQuery(
   const started = process.hrtime.bigint();
   const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
   try {
-    if (sql.trim() === '') throw new QueryError('empty query');
+    // What Python's sqlite3 (both official evaluators') refuses: a NUL, a second statement, even `;`.
+    const refusal = pythonSqliteRefusal(sql);
+    if (refusal !== undefined) throw new QueryError(refusal);
     refuseForbidden(sql);
     const stmt = prepareWithDqsFallback(db, sql);
+    // Nothing but whitespace, comments and `;`: Python runs it and fetches no rows.
+    if (stmt === undefined) return { status: 'ok', columns: [], rows: [], ms: elapsed() };
     // reader: returns rows (excludes ATTACH, VACUUM INTO, CREATE, state-setting PRAGMAs);
     // readonly: cannot write the database file (excludes PRAGMA journal_mode=..., INSERT ... RETURNING).
     if (!stmt.reader || !stmt.readonly) {
@@ -136,13 +141,14 @@ function refuseStatePragmas(sql: string): void {
   }
 }
 
-function prepareWithDqsFallback(db: Database.Database, sql: string): Database.Statement {
+function prepareWithDqsFallback(db: Database.Database, sql: string): Database.Statement | undefined {
   let text = sql;
   for (let i = 0; ; i++) {
     try {
       return db.prepare(text);
     } catch (e) {
       const msg = (e as Error).message;
+      if (/contains no statements/.test(msg)) return undefined;
       if (/more than one statement/.test(msg)) {
         throw new QueryError('refused: several statements in one query (only one SELECT may run)');
       }

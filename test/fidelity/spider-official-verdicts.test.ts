@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadBenchmark } from '../../src/benchmark/load-questions.js';
+import { loadPredictions } from '../../src/benchmark/load-predictions.js';
+import { ExecutionEngine } from '../../src/execution/engine.js';
+import { runEx, type ExOptions } from '../../src/execution/ex-run.js';
+import { openRunStore } from '../../src/store/run-store.js';
+import { SPIDER } from '../helpers/cli.js';
+
+/**
+ * Per-item verdicts of the unmodified official programs (test-suite-sql-eval's exec match, with
+ * and without keep_distinct, and BIRD's evaluation_ex) on 23 Spider dev prediction files, read
+ * from ../shared/datasets/spider/official-verdicts (see its README). sqlboard must give the same
+ * verdict on every item, with its default input handling (no repair).
+ */
+const VERDICTS = join(SPIDER, 'official-verdicts');
+
+interface Official {
+  file: string;
+  taskId: string;
+  correct: boolean;
+}
+
+function readOfficial(name: string): Map<string, Map<string, boolean>> {
+  const byFile = new Map<string, Map<string, boolean>>();
+  for (const line of readFileSync(join(VERDICTS, name), 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const v = JSON.parse(line) as Official;
+    let m = byFile.get(v.file);
+    if (!m) byFile.set(v.file, (m = new Map()));
+    m.set(v.taskId, v.correct);
+  }
+  return byFile;
+}
+
+const bench = loadBenchmark(join(SPIDER, 'dev.json'));
+// One run store and one engine for every comparator: each distinct (database, SQL) runs once.
+const store = openRunStore(join(mkdtempSync(join(tmpdir(), 'sqlboard-official-')), 'store.db'));
+const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), store });
+afterAll(async () => {
+  await engine.close();
+  store.close();
+});
+
+/** Differences per file: items whose verdict is not the official one. */
+async function differences(verdictFile: string, opts: ExOptions): Promise<Record<string, string[]>> {
+  const official = readOfficial(verdictFile);
+  const files = [...official.keys()];
+  const systems = files.map((f) => loadPredictions(join(SPIDER, f), bench, f));
+  const run = await runEx(bench, systems, engine, opts);
+  const diff: Record<string, string[]> = {};
+  for (const f of files) diff[f] = [];
+  for (const item of run.items) {
+    const want = official.get(item.system)!.get(item.taskId);
+    if (want !== item.correct) diff[item.system]!.push(`${item.taskId}: official ${want}, sqlboard ${item.correct}${item.predError ? ` (${item.predError})` : ''}`);
+  }
+  expect(run.items).toHaveLength(files.length * 1034);
+  return diff;
+}
+
+const none = (files: number): ((d: Record<string, string[]>) => void) => (d) => {
+  expect(Object.keys(d)).toHaveLength(files);
+  for (const [file, items] of Object.entries(d)) expect(items, file).toEqual([]);
+};
+
+describe('per-item verdicts equal the official programs on 23 Spider dev files', () => {
+  // Generous limits: a few predictions are cross joins of millions of rows, slow on a loaded machine.
+  it('spider: test-suite-sql-eval exec match (23,782 verdicts)', { timeout: 900_000 }, async () => {
+    none(23)(await differences('spider.jsonl', { comparator: 'spider' }));
+  });
+  it('spider --keep-distinct (3,102 verdicts)', { timeout: 900_000 }, async () => {
+    none(3)(await differences('spider-keep-distinct.jsonl', { comparator: 'spider', keepDistinct: true }));
+  });
+  it("bird: BIRD's evaluation_ex (23,782 verdicts)", { timeout: 900_000 }, async () => {
+    none(23)(await differences('bird.jsonl', { comparator: 'bird' }));
+  });
+});
