@@ -8,7 +8,7 @@ import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import type { RepairName } from '../benchmark/repairs.js';
 import { UserError } from '../errors.js';
-import { atLeast, wholeNumber } from './option-checks.js';
+import { atLeast, wholeNumber } from '../api/option-checks.js';
 import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
 import type { BatchArgs } from './llm-options.js';
 import { batchProgressLine } from './batch-progress.js';

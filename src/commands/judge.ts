@@ -6,7 +6,7 @@ import type { RepairName } from '../benchmark/repairs.js';
 import { UserError } from '../errors.js';
 import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
 import type { BatchArgs } from './llm-options.js';
-import { atLeast } from './option-checks.js';
+import { atLeast } from '../api/option-checks.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
 import { DEFAULT_PREVIEW_ROWS } from '../judge/preview.js';

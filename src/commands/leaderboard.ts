@@ -3,7 +3,7 @@ import { readBoardCsv } from '../benchmark/board-csv.js';
 import { readErrorFlags } from '../benchmark/error-flags.js';
 import { readItems } from '../benchmark/items.js';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
-import { wholeNumber } from './option-checks.js';
+import { wholeNumber } from '../api/option-checks.js';
 import { boardJson, boardReport } from '../report/leaderboard-board.js';
 import { itemsJson, itemsReport, measureOf } from '../report/leaderboard-items.js';
 import { emitReport, type ReportOptions } from '../report/output.js';

@@ -2,7 +2,7 @@ import type { Argv } from 'yargs';
 import { UserError } from '../errors.js';
 import type { BatchModeOptions } from '../llm/batch/setup.js';
 import type { BatchFallback, BatchWait, WaveProgress, sumWaves } from '../llm/batch/waves.js';
-import { atLeast } from './option-checks.js';
+import { atLeast } from '../api/option-checks.js';
 
 /**
  * The options every command that calls an LLM shares (judge, validate's live judge, audit's

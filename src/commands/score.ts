@@ -13,7 +13,7 @@ import { addCleanSubset, type ComparatorName } from '../execution/ex-run.js';
 import { defaultMetrics, parseMetrics } from '../execution/score-metrics.js';
 import { runScore, type ScoreRun } from '../execution/score-run.js';
 import { emInputs } from '../execution/em-inputs.js';
-import { atLeast } from './option-checks.js';
+import { atLeast } from '../api/option-checks.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';

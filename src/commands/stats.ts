@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
-import { wholeNumber } from './option-checks.js';
+import { wholeNumber } from '../api/option-checks.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
 import { agreementOutput, detectorOutput, gapOutput, intervalOutput, prevalenceOutput, type StatsOutput } from '../report/stats-report.js';

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { loadValidationSets, type ValidationSet } from '../benchmark/validation-set.js';
 import { UserError } from '../errors.js';
-import { atLeast, wholeNumber } from './option-checks.js';
+import { atLeast, wholeNumber } from '../api/option-checks.js';
 import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { PROVIDER_NAMES } from '../llm/providers/index.js';
