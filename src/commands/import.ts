@@ -1,7 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { writeItems } from '../benchmark/items.js';
-import { importRoseDir } from '../benchmark/rose-import.js';
-import { roseImportReport } from '../report/import-report.js';
+import { importRose } from '../api/import-rose.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
 import { VERBS } from './verbs.js';
@@ -25,13 +23,9 @@ const rose: CommandModule<object, RoseArgs> = {
         .option('out', { type: 'string', describe: 'Write the per-item records as JSONL to FILE' }),
     ) as unknown as Argv<RoseArgs>,
   handler: (argv) => {
-    const result = importRoseDir(argv.dir, { system: argv.system, subset: argv.subset });
+    const result = importRose(argv);
     for (const note of result.notes) process.stderr.write(`sqlboard: ${note}\n`);
-    if (argv.out) {
-      writeItems(argv.out, result.records);
-      process.stderr.write(`sqlboard: wrote ${result.records.length} records to ${argv.out}\n`);
-    }
-    emitReport(roseImportReport(result.summary), result.summary, argv);
+    emitReport(result.report, result.json, argv);
   },
 };
 

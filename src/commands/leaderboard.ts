@@ -1,33 +1,12 @@
 import type { CommandModule } from 'yargs';
-import { readBoardCsv } from '../benchmark/board-csv.js';
-import { readErrorFlags } from '../benchmark/error-flags.js';
-import { readItems } from '../benchmark/items.js';
-import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
-import { wholeNumber } from '../api/option-checks.js';
-import { boardJson, boardReport } from '../report/leaderboard-board.js';
-import { itemsJson, itemsReport, measureOf } from '../report/leaderboard-items.js';
+import { leaderboard, type LeaderboardOptions } from '../api/leaderboard.js';
+import { UserError } from '../errors.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
 import { finishRun } from './outcome.js';
-import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
-import { breakdownByDatabase } from '../stats/by-database.js';
-import { analyseBoard } from '../stats/board-gaps.js';
-import { itemsLeaderboard } from '../stats/leaderboard.js';
 import { VERBS } from './verbs.js';
-import { meanLeaderboard } from '../stats/mean-leaderboard.js';
-import { meanJson, meanReport } from '../report/leaderboard-mean.js';
-import { METRIC_LABEL } from '../report/score-metrics.js';
-import { ITEM_FIELD, type ContinuousMetric } from '../execution/metric-means.js';
-import type { ItemRecord } from '../benchmark/types.js';
 
-/** Records whose `correct` is their exact match (`em` from score --metric em --items). */
-function asExactMatch(file: string, records: ItemRecord[]): ItemRecord[] {
-  if (!records.some((r) => typeof r.em === 'number')) {
-    throw new UserError(`${file}: no record carries "em": write it with \`sqlboard score --metric ex,em --items FILE\``);
-  }
-  return records.map((r) => ({ ...r, correct: r.em === 1 }));
-}
 
 interface LeaderboardArgs extends ReportOptions {
   files?: string[];
@@ -82,61 +61,25 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .example('$0 leaderboard a.jsonl b.jsonl --flags frontier_spider.csv --html board.html', 'Per-item leaderboard with an HTML report'),
     ),
   handler: (argv) => {
-    const itemFiles = [...(argv.files ?? []), ...(argv.items ?? [])];
-    if (argv.board !== undefined) {
-      if (argv.by !== undefined) throw new UserError('--by db needs per-item verdicts; a published --board has no per-database scores');
-      if (argv.failUnder?.length) throw new UserError('--fail-under gates systems scored from verdict files, not a published --board');
-      if (itemFiles.length || argv.flags) throw new UserError('--board analyses a published leaderboard; do not combine it with verdict files or --flags');
-      if (argv.n === undefined || (argv.flawed === undefined && argv['error-rate'] === undefined)) {
-        throw new UserError('--board needs --n N and --flawed E or --error-rate R (SALUS on BIRD dev: --n 1534 --flawed 564)');
-      }
-      const board = readBoardCsv(argv.board);
-      if (board.rows.length === 0) throw new UserError(`${argv.board}: no row has both a dev and a test score`);
-      const { n, flawed, top, confidence } = argv;
-      const analysis = rangeErrorsAsUserErrors(() => analyseBoard({ entries: board.rows, top, n, flawed, errorRate: argv['error-rate'], confidence }));
-      const ctx = { file: argv.board, board };
-      emitReport(boardReport(analysis, ctx), boardJson(analysis, ctx), argv);
-      return;
-    }
-    if (itemFiles.length === 0) throw new UserError('give per-item verdict files (from `score --items`), or --board FILE');
-    if (argv.n !== undefined) throw new UserError('--n is for --board; with verdict files N is the number of tasks');
-    wholeNumber('seed', argv.seed);
-    const gates = parseFailUnder(argv.failUnder, LEADERBOARD_GATES);
+    if (argv.board !== undefined && argv.by === undefined && argv.failUnder?.length) throw new UserError('--fail-under gates systems scored from verdict files, not a published --board');
+    const gates = argv.board === undefined ? parseFailUnder(argv.failUnder, LEADERBOARD_GATES) : [];
     if (argv.flags === undefined && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');
-    const read = itemFiles.map((file) => ({ file, records: readItems(file) }));
-    if (argv.metric !== 'ex' && argv.metric !== 'em') {
-      if (argv.flags !== undefined || gates.length > 0) throw new UserError(`--flags and --fail-under work with --metric ex or em, not ${argv.metric}`);
-      const metric = argv.metric as ContinuousMetric;
-      const { seed, iterations, confidence } = argv;
-      const lb = rangeErrorsAsUserErrors(() => meanLeaderboard(read, ITEM_FIELD[metric], { seed, iterations, confidence }));
-      const ctx = { files: itemFiles, metric, label: METRIC_LABEL[metric] };
-      emitReport(meanReport(lb, ctx), meanJson(lb, ctx), argv);
-      finishRun({ partial: [], belowThreshold: [] });
-      return;
-    }
-    // EM is 0/1 per item like EX: rank it with the same intervals and paired tests.
-    const sources = argv.metric === 'em' ? read.map((s) => ({ file: s.file, records: asExactMatch(s.file, s.records) })) : read;
-    const flags = argv.flags !== undefined ? readErrorFlags(argv.flags) : undefined;
-    const { seed, iterations, confidence, flawed } = argv;
-    const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed, errorRate: argv['error-rate'], seed, iterations, confidence }));
-    if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
-    const ctx = { files: itemFiles, flagsFile: argv.flags, measure: measureOf(sources.flatMap((s) => s.records)) };
-    const report = itemsReport(lb, ctx);
-    const json = itemsJson(lb, ctx);
-    if (argv.by === 'db') {
-      const items = sources.flatMap((s) => s.records);
-      if (!items.some((r) => r.dbId !== undefined)) throw new UserError('--by db: the verdict files carry no dbId (score --items and judge --items write it)');
-      const { fields, labels } = itemMetricFields(items);
-      const byDb = breakdownByDatabase(items, lb.systems.map((s) => s.system), fields, confidence);
-      report.sections.splice(1, 0, byDatabaseSection(byDb, 'Accuracy', labels));
-      json.byDb = byDb;
-    }
-    emitReport(report, json, argv);
-    const undecided = lb.systems.reduce((k, s) => k + s.undecided, 0);
-    const gated = lb.systems.map((s) => ({ name: s.system, metrics: { accuracy: s.accuracy.estimate, ex: s.accuracy.estimate, clean: s.clean?.accuracy.estimate } }));
-    finishRun({
-      partial: undecided > 0 ? [`${undecided} verdicts in the input are undecided (correct: null) and count wrong here`] : [],
-      belowThreshold: unmetGates(gates, gated),
+    if (gates.length > 0 && argv.metric !== 'ex' && argv.metric !== 'em') throw new UserError(`--flags and --fail-under work with --metric ex or em, not ${argv.metric}`);
+    const result = leaderboard({
+      items: [...(argv.files ?? []), ...(argv.items ?? [])],
+      flags: argv.flags,
+      board: argv.board,
+      top: argv.top,
+      n: argv.n,
+      flawed: argv.flawed,
+      errorRate: argv['error-rate'],
+      confidence: argv.confidence,
+      seed: argv.seed,
+      iterations: argv.iterations,
+      by: argv.by as 'db' | undefined,
+      metric: argv.metric as LeaderboardOptions['metric'],
     });
+    emitReport(result.report, result.json, argv);
+    finishRun({ partial: result.partial, belowThreshold: unmetGates(gates, result.metrics) });
   },
 };

@@ -1,47 +1,19 @@
 import type { Argv, CommandModule } from 'yargs';
-import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
-import { wholeNumber } from '../api/option-checks.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions } from './report-options.js';
-import { agreementOutput, detectorOutput, gapOutput, intervalOutput, prevalenceOutput, type StatsOutput } from '../report/stats-report.js';
-import { agreementWithCI, detectorIntervals, detectorMetrics } from '../stats/agreement.js';
-import { gapThreshold } from '../stats/gap.js';
-import { clopperPearson, wilson } from '../stats/intervals.js';
-import { joinLabels, readLabelFile } from '../benchmark/label-files.js';
-import { readItems } from '../benchmark/items.js';
-import { ITEM_FIELD, type ContinuousMetric } from '../execution/metric-means.js';
-import { meanJson, meanReport } from '../report/leaderboard-mean.js';
-import { METRIC_LABEL } from '../report/score-metrics.js';
-import { meanLeaderboard } from '../stats/mean-leaderboard.js';
-import { roganGladen } from '../stats/prevalence.js';
+import { stats } from '../api/stats.js';
+import type { CommandResult } from '../api/types.js';
+import type { ContinuousMetric } from '../execution/metric-means.js';
 import { VERBS } from './verbs.js';
 
 /*
- * `sqlboard stats <sub>`: thin wrappers over src/stats. Each subcommand validates its flags
- * (UserError naming the flag), calls the core, and emits the Report and JSON object that
- * src/report/stats-report.ts builds.
+ * `sqlboard stats <sub>`: each subcommand parses its flags, calls `stats` (src/api/stats.ts, which
+ * checks them and computes) and emits the Report and JSON object it returns.
  */
-
-// ---- flag validation -------------------------------------------------------------------
-
-function count(name: string, v: number | undefined): number {
-  if (v === undefined) throw new UserError(`missing --${name} (a non-negative whole number)`);
-  if (!Number.isInteger(v) || v < 0) throw new UserError(`--${name} must be a non-negative whole number (got ${String(v)})`);
-  return v;
-}
-
-function fraction(name: string, v: number | undefined, open = false): number {
-  const ok = v !== undefined && Number.isFinite(v) && (open ? v > 0 && v < 1 : v >= 0 && v <= 1);
-  if (!ok) {
-    const hint = v !== undefined && v > 1 && v <= 100 ? ` (a fraction, not a percent: ${v / 100}?)` : '';
-    throw new UserError(`--${name} must be a fraction ${open ? 'strictly between 0 and 1' : 'in [0, 1]'} (got ${String(v)})${hint}`);
-  }
-  return v;
-}
 
 // ---- output -----------------------------------------------------------------------------
 
-const emit = (out: StatsOutput, argv: ReportOptions): void => emitReport(out.report, out.json, argv);
+const emit = (out: CommandResult, argv: ReportOptions): void => emitReport(out.report, out.json, argv);
 
 type Sub<A> = CommandModule<object, A & ReportOptions>;
 const withReport = <A>(y: Argv<object>): Argv<A & ReportOptions> => addReportOptions(y) as unknown as Argv<A & ReportOptions>;
@@ -66,18 +38,7 @@ const gap: Sub<GapArgs> = {
         .option('error-rate', { type: 'number', describe: 'e/N as a fraction (instead of --flawed)' })
         .option('confidence', { type: 'number', default: 0.95, describe: 'One-sided confidence for g*' }),
     ),
-  handler: (argv) => {
-    const n = count('n', argv.n);
-    if ((argv.flawed === undefined) === (argv.errorRate === undefined)) {
-      throw new UserError('give exactly one of --flawed E (a count) and --error-rate R (a fraction)');
-    }
-    const flawed = argv.flawed === undefined ? undefined : count('flawed', argv.flawed);
-    if (flawed !== undefined && flawed > n) throw new UserError(`--flawed (${flawed}) cannot exceed --n (${n})`);
-    const errorRate = argv.errorRate === undefined ? undefined : fraction('error-rate', argv.errorRate);
-    const confidence = fraction('confidence', argv.confidence, true);
-    const r = rangeErrorsAsUserErrors(() => gapThreshold({ n, flawed, errorRate, confidence }));
-    emit(gapOutput(r), argv);
-  },
+  handler: (argv) => emit(stats({ ...argv, statistic: 'gap' }), argv),
 };
 
 // ---- prevalence -------------------------------------------------------------------------
@@ -110,20 +71,7 @@ const prevalence: Sub<PrevalenceArgs> = {
           .option('flagged', { type: 'number', describe: 'Items it flagged among N' }),
       ).option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence of the CI' }),
     ),
-  handler: (argv) => {
-    const input = {
-      n: count('n', argv.n),
-      flagged: count('flagged', argv.flagged),
-      tp: count('tp', argv.tp),
-      fp: count('fp', argv.fp),
-      fn: count('fn', argv.fn),
-      tn: count('tn', argv.tn),
-      confidence: fraction('confidence', argv.confidence, true),
-    };
-    if (input.flagged > input.n) throw new UserError(`--flagged (${input.flagged}) cannot exceed --n (${input.n})`);
-    const r = rangeErrorsAsUserErrors(() => roganGladen(input));
-    emit(prevalenceOutput(input, r), argv);
-  },
+  handler: (argv) => emit(stats({ ...argv, statistic: 'prevalence' }), argv),
 };
 
 // ---- detector ---------------------------------------------------------------------------
@@ -141,11 +89,7 @@ const detector: Sub<DetectorArgs> = {
   describe: 'Error-detector quality (positive = error) with its flag-everything and random floors',
   builder: (y) =>
     withReport<DetectorArgs>(confusionOptions(y).option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence of the Wilson CIs' })),
-  handler: (argv) => {
-    const c = { tp: count('tp', argv.tp), fp: count('fp', argv.fp), fn: count('fn', argv.fn), tn: count('tn', argv.tn) };
-    const confidence = fraction('confidence', argv.confidence, true);
-    emit(detectorOutput(c, detectorMetrics(c), detectorIntervals(c, confidence), confidence), argv);
-  },
+  handler: (argv) => emit(stats({ ...argv, statistic: 'detector' }), argv),
 };
 
 // ---- interval ---------------------------------------------------------------------------
@@ -174,23 +118,7 @@ const interval: Sub<IntervalArgs> = {
         .option('seed', { type: 'number', default: 42, describe: 'With --items: bootstrap seed' })
         .option('iterations', { type: 'number', default: 2000, describe: 'With --items: bootstrap resamples' }),
     ),
-  handler: (argv) => {
-    if (argv.items !== undefined) {
-      if (argv.metric === undefined) throw new UserError('--items needs --metric soft-f1, ves or r-ves (for EX and EM use --k/--n or leaderboard)');
-      const confidence = fraction('confidence', argv.confidence, true);
-      const metric = argv.metric as ContinuousMetric;
-      const read = argv.items.map((file) => ({ file, records: readItems(file) }));
-      const lb = rangeErrorsAsUserErrors(() => meanLeaderboard(read, ITEM_FIELD[metric], { seed: argv.seed, iterations: argv.iterations, confidence }));
-      const ctx = { files: argv.items, metric, label: METRIC_LABEL[metric] };
-      emit({ report: meanReport(lb, ctx), json: meanJson(lb, ctx) }, argv);
-      return;
-    }
-    const k = count('k', argv.k);
-    const n = count('n', argv.n);
-    if (k > n) throw new UserError(`--k (${k}) cannot exceed --n (${n})`);
-    const confidence = fraction('confidence', argv.confidence, true);
-    emit(intervalOutput(k, n, confidence, wilson(k, n, confidence), clopperPearson(k, n, confidence)), argv);
-  },
+  handler: (argv) => emit(stats({ ...argv, statistic: 'interval', metric: argv.metric as ContinuousMetric | undefined }), argv),
 };
 
 // ---- agreement --------------------------------------------------------------------------
@@ -219,20 +147,7 @@ const agreement: Sub<AgreementArgs> = {
         .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
         .option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence' }),
     ),
-  handler: (argv) => {
-    const iterations = count('iterations', argv.iterations);
-    if (iterations < 1) throw new UserError('--iterations must be at least 1');
-    wholeNumber('seed', argv.seed);
-    const confidence = fraction('confidence', argv.confidence, true);
-    const la = readLabelFile(argv.a, { system: argv.systemA });
-    const lb = readLabelFile(argv.b, { system: argv.systemB });
-    const j = joinLabels(la.labels, lb.labels);
-    if (j.taskIds.length === 0) {
-      throw new UserError(`${argv.a} and ${argv.b} share no task ids (${la.labels.size} and ${lb.labels.size} labelled tasks): check that both use the same ids`);
-    }
-    const r = agreementWithCI(j.a, j.b, { seed: argv.seed, iterations, confidence });
-    emit(agreementOutput(r, { fileA: argv.a, fileB: argv.b, labelsA: la, labelsB: lb, joined: j, seed: argv.seed, iterations, confidence }), argv);
-  },
+  handler: (argv) => emit(stats({ ...argv, statistic: 'agreement' }), argv),
 };
 
 // ---- the verb ---------------------------------------------------------------------------

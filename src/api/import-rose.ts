@@ -1,0 +1,26 @@
+import { writeItems } from '../benchmark/items.js';
+import { importRoseDir } from '../benchmark/rose-import.js';
+import { roseImportReport } from '../report/import-report.js';
+import type { CommandResult } from './types.js';
+
+export interface ImportRoseOptions {
+  /** ROSE output directory (holds eval_results.json). */
+  dir: string;
+  /** Name written into every record. */
+  system: string;
+  /** Subset name (default: a rose-vec-<name> segment of `dir`). */
+  subset?: string;
+  /** Write the per-item records as JSONL to this file. */
+  out?: string;
+}
+
+/** Imports a recorded ROSE run as per-item verdicts (`sqlboard import rose`). */
+export function importRose(opts: ImportRoseOptions): CommandResult {
+  const result = importRoseDir(opts.dir, { system: opts.system, subset: opts.subset });
+  const notes = [...result.notes];
+  if (opts.out) {
+    writeItems(opts.out, result.records);
+    notes.push(`wrote ${result.records.length} records to ${opts.out}`);
+  }
+  return { report: roseImportReport(result.summary), json: result.summary as unknown as Record<string, unknown>, notes };
+}

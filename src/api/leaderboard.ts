@@ -1,0 +1,116 @@
+import { readBoardCsv } from '../benchmark/board-csv.js';
+import { readErrorFlags } from '../benchmark/error-flags.js';
+import { readItems } from '../benchmark/items.js';
+import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
+import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
+import { boardJson, boardReport } from '../report/leaderboard-board.js';
+import { itemsJson, itemsReport, measureOf } from '../report/leaderboard-items.js';
+import { breakdownByDatabase } from '../stats/by-database.js';
+import { analyseBoard } from '../stats/board-gaps.js';
+import { itemsLeaderboard } from '../stats/leaderboard.js';
+import type { ItemRecord } from '../benchmark/types.js';
+import { ITEM_FIELD, type ContinuousMetric } from '../execution/metric-means.js';
+import { meanJson, meanReport } from '../report/leaderboard-mean.js';
+import { METRIC_LABEL } from '../report/score-metrics.js';
+import { meanLeaderboard } from '../stats/mean-leaderboard.js';
+import { wholeNumber } from './option-checks.js';
+import type { CommandResult } from './types.js';
+
+export interface LeaderboardOptions {
+  /** Per-item verdict files (JSONL from score/judge --items). */
+  items?: string[];
+  /** SALUS flags CSV task_id,predicted_label (0 = wrong gold): adds clean-subset accuracy and g*. */
+  flags?: string;
+  /** A published leaderboard CSV to analyse instead of verdicts. */
+  board?: string;
+  /** board: analyse the top K systems by test (default 30). */
+  top?: number;
+  /** board: benchmark size N for g*. */
+  n?: number;
+  /** Tasks with wrong gold, e (for g*). */
+  flawed?: number;
+  /** Or the error rate e/N as a fraction (for g*). */
+  errorRate?: number;
+  /** Confidence for intervals, tests and g* (default 0.95). */
+  confidence?: number;
+  /** Bootstrap seed (default 42). */
+  seed?: number;
+  /** Bootstrap resamples (default 2000). */
+  iterations?: number;
+  /** 'db': adds the per-database breakdown (verdicts only). */
+  by?: 'db';
+  /** The per-item metric to rank by (default ex): ex, em (0/1, the same tests), or the continuous soft-f1, ves, r-ves. */
+  metric?: 'ex' | 'em' | ContinuousMetric;
+}
+
+/** Records whose `correct` is their exact match (`em` from score --metric em --items). */
+function asExactMatch(file: string, records: ItemRecord[]): ItemRecord[] {
+  if (!records.some((r) => typeof r.em === 'number')) {
+    throw new UserError(`${file}: no record carries "em": write it with \`sqlboard score --metric ex,em --items FILE\``);
+  }
+  return records.map((r) => ({ ...r, correct: r.em === 1 }));
+}
+
+export interface LeaderboardResult extends CommandResult {
+  /** Per system, the metrics `--fail-under` can gate (verdicts only; empty for a board). */
+  metrics: { name: string; metrics: Record<string, number | undefined> }[];
+  /** Why the result is partial (undecided verdicts), empty when it is complete. */
+  partial: string[];
+}
+
+/** Ranks systems with intervals and significance, from per-item verdicts or a published board (`sqlboard leaderboard`). */
+export function leaderboard(opts: LeaderboardOptions): LeaderboardResult {
+  const itemFiles = opts.items ?? [];
+  const confidence = opts.confidence ?? 0.95;
+  if (opts.board !== undefined) {
+    if (opts.by !== undefined) throw new UserError('--by db needs per-item verdicts; a published --board has no per-database scores');
+    if (itemFiles.length || opts.flags) throw new UserError('--board analyses a published leaderboard; do not combine it with verdict files or --flags');
+    if (opts.n === undefined || (opts.flawed === undefined && opts.errorRate === undefined)) {
+      throw new UserError('--board needs --n N and --flawed E or --error-rate R (SALUS on BIRD dev: --n 1534 --flawed 564)');
+    }
+    const board = readBoardCsv(opts.board);
+    if (board.rows.length === 0) throw new UserError(`${opts.board}: no row has both a dev and a test score`);
+    const { n, flawed } = opts;
+    const top = opts.top ?? 30;
+    const analysis = rangeErrorsAsUserErrors(() => analyseBoard({ entries: board.rows, top, n, flawed, errorRate: opts.errorRate, confidence }));
+    const ctx = { file: opts.board, board };
+    return { report: boardReport(analysis, ctx), json: boardJson(analysis, ctx), notes: [], metrics: [], partial: [] };
+  }
+  if (itemFiles.length === 0) throw new UserError('give per-item verdict files (from `score --items`), or --board FILE');
+  if (opts.n !== undefined) throw new UserError('--n is for --board; with verdict files N is the number of tasks');
+  const seed = opts.seed ?? 42;
+  const iterations = opts.iterations ?? 2000;
+  wholeNumber('seed', seed);
+  const metric = opts.metric ?? 'ex';
+  const read = itemFiles.map((file) => ({ file, records: readItems(file) }));
+  if (metric !== 'ex' && metric !== 'em') {
+    if (opts.flags !== undefined) throw new UserError(`--flags and --fail-under work with --metric ex or em, not ${metric}`);
+    const lb = rangeErrorsAsUserErrors(() => meanLeaderboard(read, ITEM_FIELD[metric], { seed, iterations, confidence }));
+    const ctx = { files: itemFiles, metric, label: METRIC_LABEL[metric] };
+    return { report: meanReport(lb, ctx), json: meanJson(lb, ctx) as Record<string, unknown>, notes: [], metrics: [], partial: [] };
+  }
+  // EM is 0/1 per item like EX: rank it with the same intervals and paired tests.
+  const sources = metric === 'em' ? read.map((s) => ({ file: s.file, records: asExactMatch(s.file, s.records) })) : read;
+  const flags = opts.flags !== undefined ? readErrorFlags(opts.flags) : undefined;
+  const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed: opts.flawed, errorRate: opts.errorRate, seed, iterations, confidence }));
+  if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
+  const ctx = { files: itemFiles, flagsFile: opts.flags, measure: measureOf(sources.flatMap((s) => s.records)) };
+  const report = itemsReport(lb, ctx);
+  const json = itemsJson(lb, ctx);
+  if (opts.by === 'db') {
+    const items = sources.flatMap((s) => s.records);
+    if (!items.some((r) => r.dbId !== undefined)) throw new UserError('--by db: the verdict files carry no dbId (score --items and judge --items write it)');
+    const { fields, labels } = itemMetricFields(items);
+    const byDb = breakdownByDatabase(items, lb.systems.map((s) => s.system), fields, confidence);
+    report.sections.splice(1, 0, byDatabaseSection(byDb, 'Accuracy', labels));
+    json.byDb = byDb;
+  }
+  const undecided = lb.systems.reduce((k, s) => k + s.undecided, 0);
+  return {
+    report,
+    json,
+    notes: [],
+    metrics: lb.systems.map((s) => ({ name: s.system, metrics: { accuracy: s.accuracy.estimate, ex: s.accuracy.estimate, clean: s.clean?.accuracy.estimate } })),
+    partial: undecided > 0 ? [`${undecided} verdicts in the input are undecided (correct: null) and count wrong here`] : [],
+  };
+}
