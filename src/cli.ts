@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { registerCommands } from './commands/index.js';
 import { UserError } from './errors.js';
+import { storeFailure } from './store/store-failure.js';
 import { ExitCode } from './exit-codes.js';
 
 async function main(): Promise<void> {
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  // A run store that breaks mid-run (a full disk) is the user's to fix, wherever it was met.
+  if (!(err instanceof UserError)) err = storeFailure(err) ?? err;
   if (err instanceof UserError) {
     process.stderr.write(`sqlboard: ${err.message}\n`);
     process.exitCode = err.exitCode;

@@ -231,24 +231,38 @@ export class ExecutionEngine {
       .map(({ e }) => e);
     // The store wants every result's rows (as JSON) and digest, for any later run.
     const want = { rows: needRows || this.store !== undefined, rowSet: !needRows || this.store !== undefined };
-    try {
-      await this.pool.run(
-        entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
-        want,
-        (jobId, wire) => {
-          const [key, v] = entries[jobId]!;
-          const result = fromWire(wire, needRows);
-          if (keepRows) this.memo.set(key, result);
-          found.set(key, keepRows ? result : withoutRows(result));
-          this.stats.executed++;
-          this.stats.executionMs += result.ms;
+    // A failure while keeping a result (a full disk) stops the run: the processes are stopped and
+    // run() rejects; every result saved before it stays in the store, so a re-run resumes there.
+    let failed = false;
+    let stop: (e: unknown) => void = () => {};
+    const stopped = new Promise<never>((_resolve, reject) => (stop = reject));
+    const executed = this.pool.run(
+      entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
+      want,
+      (jobId, wire) => {
+        if (failed) return;
+        const [key, v] = entries[jobId]!;
+        try {
           this.store?.save(v.storeKey, v.dbSha, v.sql, wire, this.timeoutMs, this.maxRows);
-          for (const i of waiting.get(key) ?? []) onResult!(i, result);
-          onProgress?.(++done, total);
-        },
-      );
+        } catch (e) {
+          failed = true;
+          void this.pool.close();
+          stop(e);
+          return;
+        }
+        const result = fromWire(wire, needRows);
+        if (keepRows) this.memo.set(key, result);
+        found.set(key, keepRows ? result : withoutRows(result));
+        this.stats.executed++;
+        this.stats.executionMs += result.ms;
+        for (const i of waiting.get(key) ?? []) onResult!(i, result);
+        onProgress?.(++done, total);
+      },
+    );
+    try {
+      await Promise.race([executed, stopped]);
     } finally {
-      this.store?.flush();
+      if (!failed) this.store?.flush();
     }
     return keys.map((k) => found.get(k)!);
   }

@@ -6,6 +6,7 @@ import type { WireResult } from './pool-protocol.js';
 import { rowSetDigest } from './row-set.js';
 import type { ExecResult } from './types.js';
 import type { RunStore } from '../store/run-store.js';
+import { guardStore } from '../store/store-failure.js';
 
 /**
  * Bumped whenever what an execution records changes, so older rows are not reused (2: integral
@@ -31,18 +32,24 @@ export class ExecutionStore {
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly getFile;
   private readonly putFile;
+  private readonly file: string;
+  /** A failure of a flush that a timer started, for the next save or flush to throw. */
+  private failure: unknown;
 
   constructor(store: RunStore) {
-    store.db.exec(`
+    this.file = store.file;
+    guardStore(store.file, () =>
+      store.db.exec(`
       CREATE TABLE IF NOT EXISTS executions (
         key TEXT PRIMARY KEY, db_sha256 TEXT NOT NULL, sql TEXT NOT NULL, status TEXT NOT NULL,
         columns TEXT NOT NULL, rows TEXT NOT NULL, error TEXT, ms REAL NOT NULL,
         timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL, row_set TEXT);
       CREATE TABLE IF NOT EXISTS db_files (
-        path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, sha256 TEXT NOT NULL);`);
+        path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, sha256 TEXT NOT NULL);`),
+    );
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
-    if (!cols.some((c) => c.name === 'row_set')) store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT');
+    if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
     this.get = store.db.prepare<[string], StoredRow>(
       'SELECT status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key = ?',
     );
@@ -67,10 +74,10 @@ export class ExecutionStore {
   async fileHash(path: string): Promise<string> {
     const abs = resolve(path);
     const st = statSync(abs);
-    const known = this.getFile.get(abs);
+    const known = guardStore(this.file, () => this.getFile.get(abs));
     if (known && known.size === st.size && known.mtime_ms === st.mtimeMs) return known.sha256;
     const sha = await hashFile(abs);
-    this.putFile.run(abs, st.size, st.mtimeMs, sha);
+    guardStore(this.file, () => this.putFile.run(abs, st.size, st.mtimeMs, sha));
     return sha;
   }
 
@@ -81,7 +88,7 @@ export class ExecutionStore {
 
   /** A kept result; with `withRows` false its rows are left out and its rowSet is set instead. */
   lookup(key: string, timeoutMs: number, withRows = true): ExecResult | undefined {
-    const row = (withRows ? this.get : this.getLean).get(key);
+    const row = guardStore(this.file, () => (withRows ? this.get : this.getLean).get(key));
     if (!row) return undefined;
     if (row.status === 'timeout' ? row.timeout_ms < timeoutMs : row.ms > timeoutMs) return undefined;
     const rows = row.status === 'ok' && (withRows || row.row_set === null) ? decodeRows(row.rows) : [];
@@ -100,6 +107,7 @@ export class ExecutionStore {
    * batches, one transaction each; flush() writes the rest. A killed run loses at most one batch.
    */
   save(key: string, dbSha: string, sql: string, result: WireResult, timeoutMs: number, maxRows: number): void {
+    this.throwFailure();
     this.pending.push({
       key,
       db: dbSha,
@@ -117,16 +125,30 @@ export class ExecutionStore {
     });
     if (this.pending.length >= SAVE_BATCH) this.flush();
     // While a slow query holds up the next batch, what has arrived is written within SAVE_WAIT_MS.
-    else this.flushTimer ??= setTimeout(() => this.flush(), SAVE_WAIT_MS).unref();
+    else this.flushTimer ??= setTimeout(() => this.flushLater(), SAVE_WAIT_MS).unref();
   }
 
   flush(): void {
+    this.throwFailure();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.pending.length === 0) return;
     const rows = this.pending;
     this.pending = [];
-    this.putMany(rows);
+    guardStore(this.file, () => this.putMany(rows));
+  }
+
+  /** A timer's flush must not throw (nothing would catch it): its failure waits for the next call. */
+  private flushLater(): void {
+    try {
+      this.flush();
+    } catch (e) {
+      this.failure = e;
+    }
+  }
+
+  private throwFailure(): void {
+    if (this.failure !== undefined) throw this.failure;
   }
 }
 
