@@ -60,17 +60,19 @@ interface Item {
 }
 
 /** Runs `sqlboard score` from source under /usr/bin/time -v when present, sampling the process tree's memory. */
-async function score(args: string[]): Promise<{ code: number | null; stderr: string; maxRssMb?: number; peakSumMb: number; peakSingleMb: number }> {
+async function score(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; maxRssMb?: number; peakSumMb: number; peakSingleMb: number }> {
   const cli = [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'score', ...args];
   const timed = existsSync('/usr/bin/time');
-  const child = spawn(timed ? '/usr/bin/time' : cli[0]!, timed ? ['-v', ...cli] : cli.slice(1), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(timed ? '/usr/bin/time' : cli[0]!, timed ? ['-v', ...cli] : cli.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const watch = watchTreeMemory(child.pid!);
   let stderr = '';
+  let stdout = '';
   child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
   const code = await new Promise<number | null>((r) => child.on('close', r));
   const { peakSum, peakSingle } = watch.stop();
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-  return { code, stderr, ...(m ? { maxRssMb: Number(m[1]) / 1024 } : {}), peakSumMb: peakSum / 2 ** 20, peakSingleMb: peakSingle / 2 ** 20 };
+  return { code, stdout, stderr, ...(m ? { maxRssMb: Number(m[1]) / 1024 } : {}), peakSumMb: peakSum / 2 ** 20, peakSingleMb: peakSingle / 2 ** 20 };
 }
 
 describe('a hostile system file scored alongside two normal systems on Spider dev', () => {
@@ -84,7 +86,7 @@ describe('a hostile system file scored alongside two normal systems on Spider de
     writeFileSync(hostileFile, lines.join('\n'));
     const before = new Map(allDbs().map((f) => [f, sha(f)]));
     const common = ['--questions', DEV, '--db-root', DB_ROOT, '--timeout', '20', '--workers', String(WORKERS),
-      '--max-memory-mb', String(MEMORY_MB), '--max-result-bytes', String(RESULT_BYTES)];
+      '--max-memory-mb', String(MEMORY_MB), '--max-result-bytes', String(RESULT_BYTES), '--json'];
     const normal = Object.entries(NORMAL).flatMap(([name, file]) => ['--system', `${name}=${file}`]);
 
     const withHostile = await score([...common, ...normal, '--system', `hostile=${hostileFile}`, '--store', join(dir, 'a.db'), '--items', join(dir, 'a.jsonl')]);
@@ -105,6 +107,11 @@ describe('a hostile system file scored alongside two normal systems on Spider de
       expect(h[i]!.correct, sql).toBe(false);
       expect(h[i]!.predError ?? '(no error)', sql).toMatch(error);
     });
+    // "Exec err" and timeouts are disjoint: together they are the items that failed to execute.
+    const json = JSON.parse(withHostile.stdout) as { systems: { name: string; execErrors: number; timeouts: number }[] };
+    const hs = json.systems.find((s) => s.name === 'hostile')!;
+    expect(hs.timeouts).toBe(1);
+    expect(hs.execErrors + hs.timeouts).toBe(h.filter((it) => it.predError !== undefined).length);
     const taSqlRest = b.filter((it) => it.system === 'ta-sql').slice(cases.length);
     expect(h.slice(cases.length).map((it) => it.correct)).toEqual(taSqlRest.map((it) => it.correct));
 

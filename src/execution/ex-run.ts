@@ -33,7 +33,7 @@ export interface SystemScore {
   n: number;
   correct: number;
   accuracy: number;
-  /** Predictions that failed to execute (timeouts included). */
+  /** Predictions that failed to execute, timeouts not included (they are counted in `timeouts`). */
   execErrors: number;
   timeouts: number;
   missing: number;
@@ -186,7 +186,7 @@ export async function runEx(
         bucket.correct++;
       }
       if (p === undefined) score.missing++;
-      else if (p.status !== 'ok') score.execErrors++;
+      else if (p.status === 'error') score.execErrors++;
       if (p?.status === 'timeout') score.timeouts++;
       if (g.status !== 'ok') score.goldErrors++;
       items.push({
