@@ -31,7 +31,8 @@ function hostile(dir: string): [string, RegExp][] {
     ['SELECT zeroblob(60000000) FROM singer', /^(memory limit|result too large)/],
     [`SELECT randomblob(1000000) FROM ${rows(200)}`, /^(memory limit|result too large)/],
     [`SELECT x, printf('%.1000c', 'a') FROM ${rows(999999)}`, /^result too large/],
-    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c', /^(memory limit|result too large)/],
+    // Streams rows until a limit stops it: which limit comes first depends on the machine's load.
+    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c', /^(memory limit|result too large|timed out after 20 s)/],
     ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c', /^timed out after 20 s/],
     ['DROP TABLE singer', /^refused/],
     ["INSERT INTO singer (Singer_ID, Name) VALUES (99, 'x') RETURNING Singer_ID", /^(refused|attempt to write a readonly database)/],
@@ -110,7 +111,8 @@ describe('a hostile system file scored alongside two normal systems on Spider de
     // "Exec err" and timeouts are disjoint: together they are the items that failed to execute.
     const json = JSON.parse(withHostile.stdout) as { systems: { name: string; execErrors: number; timeouts: number }[] };
     const hs = json.systems.find((s) => s.name === 'hostile')!;
-    expect(hs.timeouts).toBe(1);
+    expect(hs.timeouts).toBe(h.filter((it) => it.predError?.startsWith('timed out')).length);
+    expect(hs.timeouts).toBeGreaterThanOrEqual(1);
     expect(hs.execErrors + hs.timeouts).toBe(h.filter((it) => it.predError !== undefined).length);
     const taSqlRest = b.filter((it) => it.system === 'ta-sql').slice(cases.length);
     expect(h.slice(cases.length).map((it) => it.correct)).toEqual(taSqlRest.map((it) => it.correct));
