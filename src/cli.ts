@@ -1,6 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { registerCommands } from './commands/index.js';
+import { refuseRepeatedOptions } from './commands/repeated-options.js';
 import { UserError } from './errors.js';
 import { storeFailure } from './store/store-failure.js';
 import { ExitCode } from './exit-codes.js';
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
     .fail((msg, err) => {
       throw err ?? new UserError(msg);
     });
-  await (await registerCommands(cli, args)).parseAsync();
+  await refuseRepeatedOptions(await registerCommands(cli, args)).parseAsync();
 }
 
 main().catch((err: unknown) => {

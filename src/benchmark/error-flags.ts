@@ -1,4 +1,6 @@
+import { InputFileError } from '../errors.js';
 import { parseIdLabelCsv } from './id-label-csv.js';
+import type { Benchmark } from './types.js';
 import { readText } from './read-json.js';
 
 /**
@@ -14,4 +16,13 @@ export function readErrorFlags(file: string): Map<string, boolean> {
     labelsHint: '0 (wrong gold) or 1 (fine)',
     headerHint: 'SALUS flags: 0 = wrong gold',
   }).labels;
+}
+
+/** Flags for tasks the questions do not have mean the flags belong to another benchmark (or split). */
+export function checkFlagTasks(file: string, flags: Map<string, boolean>, bench: Benchmark): void {
+  const ids = new Set(bench.tasks.map((t) => t.id));
+  const unknown = [...flags.keys()].filter((id) => !ids.has(id));
+  if (unknown.length === 0) return;
+  const shown = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ', ...' : '');
+  throw new InputFileError(file, undefined, `${unknown.length} task ids are not questions of ${bench.source} (${shown}): are these the flags of another benchmark?`);
 }

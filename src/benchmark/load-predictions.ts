@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
-import { arrayElementLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
+import { arrayElementLines, objectKeyLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
 import { missingSelect, repairNotes, restoreSelect, type RepairCounts, type RepairName } from './repairs.js';
 import type { Benchmark, Prediction, PredictionSet } from './types.js';
 
@@ -136,18 +136,13 @@ function loadRecords(
 const BIRD_SEPARATOR = '\t----- bird -----\t';
 
 function loadBirdJson(file: string, text: string, obj: Record<string, unknown>, bench: Benchmark, set: PredictionSet): void {
-  const lines = text.split('\n');
-  // Each position key's first line, from one pass (a search per key would be quadratic in the file).
-  const positionLines = new Map<string, number>();
-  lines.forEach((l, i) => {
-    for (const m of l.matchAll(/"(\d+)":/g)) if (!positionLines.has(m[1]!)) positionLines.set(m[1]!, i + 1);
-  });
-  const lineOfKey = (key: string): number | undefined => {
-    if (/^\d+$/.test(key)) return positionLines.get(key);
-    const needle = JSON.stringify(key) + ':';
-    const idx = lines.findIndex((l) => l.includes(needle));
-    return idx >= 0 ? idx + 1 : undefined;
-  };
+  // Every top-level key's lines, from one pass: JSON.parse keeps the last of two equal keys, so a
+  // repeated position would silently replace a prediction.
+  const keyLines = objectKeyLines(text);
+  for (const [key, at] of keyLines) {
+    if (at.length > 1) throw new InputFileError(file, at[1], `key "${key}" appears twice (lines ${at[0]} and ${at[1]}): which prediction counts?`);
+  }
+  const lineOfKey = (key: string): number | undefined => keyLines.get(key)?.[0];
   for (const [key, value] of Object.entries(obj)) {
     if (!/^\d+$/.test(key) || Number(key) >= bench.tasks.length) {
       throw new InputFileError(
@@ -204,8 +199,15 @@ function loadSpiderText(
 
 function loadCsv(file: string, text: string, bench: Benchmark, set: PredictionSet): void {
   let rows: Record<string, string>[];
+  let rowLines: number[];
   try {
-    rows = parseCsv(text, { columns: true, skip_empty_lines: true, relax_column_count: true, bom: true, trim: false }) as Record<string, string>[];
+    const parsed = parseCsv(text, { columns: true, skip_empty_lines: true, relax_column_count: true, bom: true, trim: false, info: true }) as {
+      record: Record<string, string>;
+      info: { lines: number };
+    }[];
+    rows = parsed.map((p) => p.record);
+    // The line a record ends on (a quoted SQL may span several).
+    rowLines = parsed.map((p) => p.info.lines);
   } catch (e) {
     const err = e as Error & { lines?: number };
     throw new InputFileError(file, err.lines, `malformed CSV (${err.message})`);
@@ -224,10 +226,13 @@ function loadCsv(file: string, text: string, bench: Benchmark, set: PredictionSe
   }
   rows.forEach((r, i) => {
     const task = idCol ? byId.get(String(r[idCol]).trim()) : bench.tasks[i];
-    if (!task) throw new InputFileError(file, undefined, `row ${i + 1}: ${idCol} "${r[idCol!]}" is not a question of ${bench.source}`);
+    const line = rowLines[i]!;
+    if (!task) throw new InputFileError(file, line, `row ${i + 1}: ${idCol} "${r[idCol!]}" is not a question of ${bench.source}`);
+    const earlier = set.byTask.get(task.id);
+    if (earlier) throw new InputFileError(file, line, `a second prediction for question ${task.id} (the first is on line ${earlier.line})`);
     const sql = r[sqlCol] ?? '';
     const dbId = dbCol ? String(r[dbCol]).trim() : undefined;
-    set.byTask.set(task.id, { taskId: task.id, sql: trimSqlSpace(sql), ...(dbId ? { dbId } : {}) });
+    set.byTask.set(task.id, { taskId: task.id, sql: trimSqlSpace(sql), ...(dbId ? { dbId } : {}), line });
   });
 }
 

@@ -76,3 +76,44 @@ export function arrayElementLines(text: string): number[] {
   }
   return lines;
 }
+
+/**
+ * The 1-based lines on which each key of a top-level JSON object appears, in one pass; a key
+ * listed twice has two lines (JSON.parse would keep only the last value).
+ */
+export function objectKeyLines(text: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  let depth = 0;
+  let line = 1;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\n') line++;
+    else if (c === '"') {
+      // Scan the whole string; at depth 1 where a key may stand, it is one.
+      const start = i;
+      const startLine = line;
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === '\\') i++;
+        else if (text[i] === '\n') line++;
+      }
+      if (depth === 1 && expectKey) {
+        let key: string;
+        try {
+          key = JSON.parse(text.slice(start, i + 1)) as string;
+        } catch {
+          key = text.slice(start + 1, i);
+        }
+        const at = out.get(key);
+        if (at) at.push(startLine);
+        else out.set(key, [startLine]);
+        expectKey = false;
+      }
+    } else if (c === '{' || c === '[') {
+      depth++;
+      if (depth === 1) expectKey = c === '{';
+    } else if (c === '}' || c === ']') depth--;
+    else if (c === ',' && depth === 1) expectKey = true;
+  }
+  return out;
+}

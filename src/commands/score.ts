@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { bundledSpider } from '../benchmark/bundled.js';
-import { readErrorFlags } from '../benchmark/error-flags.js';
+import { checkFlagTasks, readErrorFlags } from '../benchmark/error-flags.js';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
@@ -136,6 +136,10 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       const { bench, skipped: left } = argv.skipMissingDb ? withoutUnusableDatabases(full, engine) : { bench: full, skipped: [] };
       skipped = left;
       const comparator = (argv.comparator as ComparatorName | undefined) ?? (bench.format === 'bird' ? 'bird' : 'spider');
+      if (argv.keepDistinct && comparator === 'bird') {
+        throw new UserError('--keep-distinct is an option of the spider comparator; the bird comparator (the default for BIRD questions) compares result sets and would ignore it');
+      }
+      if (flags) checkFlagTasks(flagsFile!, flags, full);
       const metrics = argv.metric ? parseMetrics(argv.metric) : defaultMetrics(bench.format);
       if (!metrics.includes('ex')) metrics.unshift('ex');
       const em = metrics.includes('em') ? emInputs(questions, dbRoot, argv.tables, argv.metric !== undefined) : undefined;
