@@ -1,4 +1,3 @@
-import { InputFileError } from '../errors.js';
 import { parseIdLabelCsv } from './id-label-csv.js';
 import type { Benchmark } from './types.js';
 import { readText } from './read-json.js';
@@ -18,11 +17,14 @@ export function readErrorFlags(file: string): Map<string, boolean> {
   }).labels;
 }
 
-/** Flags for tasks the questions do not have mean the flags belong to another benchmark (or split). */
-export function checkFlagTasks(file: string, flags: Map<string, boolean>, bench: Benchmark): void {
+/**
+ * A note when the flags name tasks the questions do not have: flags of another benchmark, or of
+ * the full set while only a subset of its questions is scored (legitimate, so not an error).
+ */
+export function unknownFlagTasks(file: string, flags: Map<string, boolean>, bench: Benchmark): string | undefined {
   const ids = new Set(bench.tasks.map((t) => t.id));
   const unknown = [...flags.keys()].filter((id) => !ids.has(id));
-  if (unknown.length === 0) return;
+  if (unknown.length === 0) return undefined;
   const shown = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ', ...' : '');
-  throw new InputFileError(file, undefined, `${unknown.length} task ids are not questions of ${bench.source} (${shown}): are these the flags of another benchmark?`);
+  return `${file}: ${unknown.length} task ids are not questions of ${bench.source} (${shown}) and were left out: are these the flags of another benchmark?`;
 }

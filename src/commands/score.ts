@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { bundledSpider } from '../benchmark/bundled.js';
-import { checkFlagTasks, readErrorFlags } from '../benchmark/error-flags.js';
+import { readErrorFlags, unknownFlagTasks } from '../benchmark/error-flags.js';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
@@ -139,7 +139,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       if (argv.keepDistinct && comparator === 'bird') {
         throw new UserError('--keep-distinct is an option of the spider comparator; the bird comparator (the default for BIRD questions) compares result sets and would ignore it');
       }
-      if (flags) checkFlagTasks(flagsFile!, flags, full);
+      const unknownFlags = flags ? unknownFlagTasks(flagsFile!, flags, full) : undefined;
+      if (unknownFlags) process.stderr.write(`sqlboard: ${unknownFlags}\n`);
       const metrics = argv.metric ? parseMetrics(argv.metric) : defaultMetrics(bench.format);
       if (!metrics.includes('ex')) metrics.unshift('ex');
       const em = metrics.includes('em') ? emInputs(questions, dbRoot, argv.tables, argv.metric !== undefined) : undefined;
