@@ -1,4 +1,6 @@
 import type { GoogleGenAI } from '@google/genai';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge } from '../../llm/bounded-fetch.js';
+import type { FetchOutcome } from '../../llm/bounded-fetch.js';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter, redactUrl } from './types.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
 import { GEMINI_DEFAULT_BASE_URL, geminiAnswer, geminiRequest } from './gemini-body.js';
@@ -13,40 +15,74 @@ const loadSdk = (): Promise<Sdk> => (sdk ??= import('@google/genai'));
  * is past end of life). The key travels in the x-goog-api-key header. The SDK
  * retries only when given retryOptions, which we never pass: ../llm-client.ts retries.
  */
-export function createGeminiProvider(opts: { apiKey: string; baseUrl?: string; apiVersion?: string }): LlmProvider {
+export function createGeminiProvider(opts: {
+  apiKey: string;
+  baseUrl?: string;
+  apiVersion?: string;
+  maxResponseBytes?: number;
+  structuredOutput?: boolean;
+}): LlmProvider {
   const baseUrl = opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
   const apiVersion = opts.apiVersion ?? 'v1beta';
+  const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const structuredOutput = opts.structuredOutput ?? true;
   let client: Promise<GoogleGenAI> | undefined;
   const openClient = (): Promise<GoogleGenAI> =>
     (client ??= loadSdk().then((m) => new m.GoogleGenAI({ apiKey: opts.apiKey, httpOptions: { baseUrl, apiVersion } })));
   return {
     name: 'gemini',
     baseUrl: redactUrl(baseUrl),
+    structuredOutput,
     async complete(req: LlmRequest): Promise<LlmResponse> {
-      // ApiError carries only status and body, so a per-call fetch wrapper keeps Retry-After.
+      // ApiError carries only status and body, so a per-call fetch wrapper keeps Retry-After;
+      // the bounded fetch under it holds one deadline over headers and body, and a byte cap.
       let retryAfter: string | null = null;
+      const outcome: FetchOutcome = {};
+      const bounded = boundedFetch({ deadlineMs: req.timeoutMs, maxBytes }, outcome);
       const fetchKeepingRetryAfter: typeof fetch = async (input, init) => {
-        const r = await fetch(input, init);
+        const r = await bounded(input, init);
         retryAfter = r.headers.get('retry-after');
         return r;
       };
-      const signal = AbortSignal.timeout(req.timeoutMs);
+      // The bounded fetch holds the deadline; the SDK's own timer is only a backstop.
+      const signal = AbortSignal.timeout(req.timeoutMs + 1000);
       const { contents, config } = geminiRequest(req);
+      const schema =
+        structuredOutput && req.responseSchema ? { responseMimeType: 'application/json', responseSchema: geminiSchema(req.responseSchema.schema) } : {};
       const ai = await openClient();
       try {
         const res = await ai.models.generateContent({
           model: req.model,
           contents,
-          config: { ...config, abortSignal: signal, httpOptions: { baseUrl, apiVersion, timeout: req.timeoutMs, fetch: fetchKeepingRetryAfter } },
+          config: { ...config, ...schema, abortSignal: signal, httpOptions: { baseUrl, apiVersion, timeout: req.timeoutMs + 1000, fetch: fetchKeepingRetryAfter } },
         });
         return geminiAnswer(res);
       } catch (e) {
+        if (outcome.failure instanceof ResponseTooLarge) throw new ProviderError('bad-response', outcome.failure.message);
+        if (outcome.failure) throw new ProviderError('timeout', outcome.failure.message);
         throw classifyGeminiError(e, req.timeoutMs, signal, retryAfter, (await loadSdk()).ApiError);
       }
     },
   };
 }
 
+
+/**
+ * A JSON schema in Gemini's OpenAPI subset: type names in capitals, no additionalProperties,
+ * the properties kept in their order (Gemini otherwise sorts them, and the reason should come first).
+ */
+function geminiSchema(s: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'additionalProperties') continue;
+    if (k === 'type' && typeof v === 'string') out.type = v.toUpperCase();
+    else if (k === 'properties' && v && typeof v === 'object') {
+      out.properties = Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, geminiSchema(ps as Record<string, unknown>)]));
+      out.propertyOrdering = Object.keys(v);
+    } else out[k] = v;
+  }
+  return out;
+}
 
 /** Gemini puts the wait in the body too: error.details[].retryDelay = "7s". */
 function retryDelayFromBody(message: string): number | undefined {
@@ -70,7 +106,7 @@ function classifyGeminiError(
   }
   const name = e instanceof Error ? e.name : '';
   if (signal.aborted || name === 'AbortError' || name === 'TimeoutError') {
-    return new ProviderError('timeout', `no answer within ${timeoutMs} ms`);
+    return new ProviderError('timeout', `no complete response within ${timeoutMs} ms (headers and body)`);
   }
   if (e instanceof SyntaxError) return new ProviderError('bad-response', cleanMessage(e.message));
   if (e instanceof TypeError) return new ProviderError('network', cleanMessage(e.message));

@@ -42,6 +42,7 @@ export function createReplayProvider(opts: { file: string }): LlmProvider {
   return {
     name: 'replay',
     baseUrl: `replay:${opts.file}`,
+    structuredOutput: false,
     async complete(req: LlmRequest): Promise<LlmResponse> {
       const hash = replayRequestHash(req.model, req.messages);
       const all = req.messages.map((m) => m.content).join('\n');
