@@ -4,7 +4,20 @@ import { registerCommands } from './commands/index.js';
 import { refuseRepeatedOptions } from './commands/repeated-options.js';
 import { UserError } from './errors.js';
 import { storeFailure } from './store/store-failure.js';
+import { redact } from './llm/secrets.js';
 import { ExitCode } from './exit-codes.js';
+
+/**
+ * Every configured API key is removed from everything the process prints, whoever prints it
+ * (tables, progress, warnings, errors): the last line of defence behind redaction at the
+ * provider boundary (src/llm/secrets.ts).
+ */
+function redactStream(stream: NodeJS.WriteStream): void {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? redact(chunk) : chunk, ...rest)) as typeof stream.write;
+}
+redactStream(process.stdout);
+redactStream(process.stderr);
 
 async function main(): Promise<void> {
   const args = hideBin(process.argv);

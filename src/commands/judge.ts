@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
 import type { BatchArgs } from './llm-options.js';
 import { atLeast } from '../api/option-checks.js';
+import { redactDeep } from '../llm/secrets.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
 import { DEFAULT_PREVIEW_ROWS } from '../judge/preview.js';
@@ -42,6 +43,7 @@ interface JudgeArgs extends ReportOptions, BatchArgs {
   baseUrl?: string;
   replay?: string;
   apiVersion?: string;
+  structuredOutput: boolean;
   concurrency: number;
   timeout: number;
   execTimeout: number;
@@ -74,6 +76,11 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         .option('system', { type: 'string', array: true, demandOption: true, describe: 'NAME=FILE predictions (repeatable)' })
         .option('provider', { choices: PROVIDER_NAMES as string[], demandOption: true, describe: 'openai (OPENAI_API_KEY), gemini (GEMINI_API_KEY), replay (--replay FILE)' })
         .option('model', { type: 'string', demandOption: true, describe: 'Model id, e.g. gpt-4o-2024-08-06, gemini-2.5-pro' })
+        .option('structured-output', {
+          type: 'boolean',
+          default: true,
+          describe: 'Ask for answers constrained to the verdict JSON schema (OpenAI response_format, Gemini responseSchema); --no-structured-output for servers that refuse it',
+        })
         .option('api-version', { type: 'string', describe: 'gemini: API version path (default v1beta)' })
         .option('timeout', { type: 'number', default: 120, describe: 'Per-call timeout in seconds (retried)' })
         .option('max-attempts', { type: 'number', default: DEFAULT_RETRY.maxAttempts, describe: 'Attempts per call on 429/5xx/timeouts (Retry-After honoured)' })
@@ -115,7 +122,13 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     try {
       engine.checkDatabases(bench.tasks);
       const judge = createLiveJudge({
-        providerConfig: { provider: argv.provider as ProviderName, baseUrl: argv.baseUrl, replayFile: argv.replay, apiVersion: argv.apiVersion },
+        providerConfig: {
+          provider: argv.provider as ProviderName,
+          baseUrl: argv.baseUrl,
+          replayFile: argv.replay,
+          apiVersion: argv.apiVersion,
+          structuredOutput: argv.structuredOutput,
+        },
         model: argv.model,
         dbRoot: argv.dbRoot,
         descriptionsRoot: argv.descriptions,
@@ -153,9 +166,15 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       execProgress.stop();
       judgeProgress.stop();
       if (argv.record && judge.cache) processIo.writeFile(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)));
-      if (argv.items) writeItems(argv.items, judgeItemRecords(run.items, bench));
+      if (argv.items) writeItems(argv.items, redactDeep(judgeItemRecords(run.items, bench)));
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
       for (const line of loadNotes(argv.questions, bench, systems)) process.stderr.write(line);
+      const over = judge.client.stats.billedBeyondWorstUsd;
+      if (over > 0) {
+        process.stderr.write(
+          `sqlboard: the provider billed ${over.toFixed(4)} USD beyond the worst case of the calls it answered (it reported more tokens than counted or allowed); the cap held for everything else.\n`,
+        );
+      }
       if (judge.batch) {
         process.stderr.write(batchSummaryLine(sumWaves(judge.batch.driver.reports)));
       }

@@ -3,7 +3,7 @@ import type { Task } from '../benchmark/types.js';
 import { BudgetExceeded } from '../llm/budget.js';
 import { fatalProviderError } from '../llm/fatal-provider-error.js';
 import type { LlmClient } from '../llm/client.js';
-import { parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
+import { PROVER_SCHEMA, REFUTER_SCHEMA, parseProverAnswer, parseRefuterAnswer } from './parse-output.js';
 import type { Ambiguity, RefuterAnswer, VerdictPath } from './parse-output.js';
 import { previewResult, DEFAULT_PREVIEW_ROWS } from './preview.js';
 import { evidenceText, type PromptTemplate } from './prompts.js';
@@ -103,6 +103,9 @@ export const DEFAULT_MAX_REASKS = 1;
 /** Characters of the Prover's reason forwarded to the Refuter (as data). */
 export const MAX_FORWARDED_REASON_CHARS = 2000;
 
+const PROVER_ANSWER = { name: 'prover_verdict', schema: PROVER_SCHEMA };
+const REFUTER_ANSWER = { name: 'refuter_verdict', schema: REFUTER_SCHEMA };
+
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…[+${text.length - max} chars]` : text;
 }
@@ -150,13 +153,13 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
   let stage: Route = ex ? 'match' : 'prover';
   try {
     if (ex) {
-      const r = await runStage(deps.client, deps.prompts.refuterMatch, { trusted, untrusted: sqls }, parseRefuterAnswer, maxReasks, item);
+      const r = await runStage(deps.client, deps.prompts.refuterMatch, { trusted, untrusted: sqls, responseSchema: REFUTER_ANSWER }, parseRefuterAnswer, maxReasks, item);
       if (!r.ok) return { ...item, route: 'match', unscored: r.problem };
       return refuterVerdict(item, r.answer, r.path, 'match', deps.prompts.refuterMatch.hash);
     }
     const predPreview = previewResult(pred, { maxRows: rows });
     const proverData = { pred_sql: sqls.pred_sql, pred_result: predPreview };
-    const p = await runStage(deps.client, deps.prompts.prover, { trusted, untrusted: proverData }, parseProverAnswer, maxReasks, item);
+    const p = await runStage(deps.client, deps.prompts.prover, { trusted, untrusted: proverData, responseSchema: PROVER_ANSWER }, parseProverAnswer, maxReasks, item);
     if (!p.ok) return { ...item, route: 'prover', unscored: p.problem };
     item.proverVerdict = p.answer.verdict;
     item.proverReason = p.answer.reason;
@@ -172,7 +175,7 @@ export async function judgeItem(input: JudgeInput, deps: CascadeDeps): Promise<J
       gold_result: previewResult(gold, { maxRows: rows }),
       prover_reason: clip(p.answer.reason, MAX_FORWARDED_REASON_CHARS),
     };
-    const r = await runStage(deps.client, deps.prompts.refuter, { trusted, untrusted: refuterData }, parseRefuterAnswer, maxReasks, item);
+    const r = await runStage(deps.client, deps.prompts.refuter, { trusted, untrusted: refuterData, responseSchema: REFUTER_ANSWER }, parseRefuterAnswer, maxReasks, item);
     if (!r.ok) return { ...item, route: 'prover-refuter', unscored: r.problem };
     return refuterVerdict(item, r.answer, r.path, 'full', deps.prompts.refuter.hash);
   } catch (e) {

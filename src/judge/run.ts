@@ -62,6 +62,7 @@ export function judgeConfigKey(deps: CascadeDeps, extra: Record<string, unknown>
       baseUrl: c.provider.baseUrl,
       model: c.model,
       sampling: c.sampling,
+      structuredOutput: c.provider.structuredOutput,
       prompts: [deps.prompts.prover.hash, deps.prompts.refuter.hash, deps.prompts.refuterMatch.hash],
       // Defaults resolved as the cascade resolves them: the same behaviour gets the same key.
       previewRows: deps.previewRows ?? DEFAULT_PREVIEW_ROWS,

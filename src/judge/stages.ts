@@ -2,7 +2,7 @@ import type { CallResult, LlmClient } from '../llm/client.js';
 import type { ParseContext, Parsed, VerdictPath } from './parse-output.js';
 import type { PromptTemplate } from './prompts.js';
 import { renderWithData } from './prompts.js';
-import type { ChatMessage } from '../llm/providers/types.js';
+import type { ChatMessage, ResponseSchema } from '../llm/providers/types.js';
 
 /** Calls, tokens, cost and latency spent on one item (re-asks included). */
 export interface Usage {
@@ -35,6 +35,8 @@ export interface StageValues {
   trusted: Record<string, string>;
   /** Rendered as delimited data blocks (see untrusted.ts). */
   untrusted: Record<string, string>;
+  /** The answer's JSON schema, for providers that constrain output to one. */
+  responseSchema?: ResponseSchema;
 }
 
 /**
@@ -55,9 +57,9 @@ export async function runStage<T>(
   let messages: ChatMessage[] = first;
   let problem = '';
   for (let attempt = 0; attempt <= maxReasks; attempt++) {
-    const res = await client.call(template.hash, messages);
+    const res = await client.call(template.hash, messages, { responseSchema: values.responseSchema });
     addCall(usage, res);
-    const parsed = parse(res.text, { untrusted: data.contents, fence: data.fence });
+    const parsed = parse(res.text, { structured: res.structured, untrusted: data.contents, fence: data.fence });
     if (parsed.ok) return { ok: true, answer: parsed.value, path: parsed.path };
     problem = res.truncated
       ? `the answer was cut off at the output-token limit (${client.sampling.maxOutputTokens}; raise --max-output-tokens)`

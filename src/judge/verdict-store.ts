@@ -1,5 +1,6 @@
 import type { RunStore } from '../store/run-store.js';
 import type { JudgedItem } from './cascade.js';
+import { redactDeep } from '../llm/secrets.js';
 
 /**
  * Finished verdicts in the run store (table judge_verdicts), keyed by a hash of
@@ -63,7 +64,7 @@ export class VerdictStore {
       item.correct === null ? null : item.correct ? 1 : 0,
       item.proverPromptHash ?? null,
       item.refuterPromptHash ?? null,
-      JSON.stringify(item),
+      JSON.stringify(redactDeep(item)),
       new Date().toISOString(),
     );
   }

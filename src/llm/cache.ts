@@ -1,6 +1,7 @@
 import type { RunStore } from '../store/run-store.js';
 import { sha256 } from './hash.js';
-import type { ChatMessage, Sampling, TokenUsage } from './providers/types.js';
+import type { ChatMessage, ResponseSchema, Sampling, TokenUsage } from './providers/types.js';
+import { redact, redactDeep } from './secrets.js';
 
 /** What identifies a call. The API key is deliberately not part of it. */
 export interface CallKeyParts {
@@ -10,6 +11,8 @@ export interface CallKeyParts {
   promptHash: string;
   messages: ChatMessage[];
   sampling: Sampling;
+  /** Schema-constrained output was asked for (part of the identity: it changes the answer). */
+  responseSchema?: ResponseSchema;
 }
 
 export interface CachedCall {
@@ -24,9 +27,9 @@ export interface CachedCall {
 }
 
 export function callKey(p: CallKeyParts): string {
-  return sha256(
-    JSON.stringify([p.provider, p.baseUrl, p.model, p.promptHash, p.messages, p.sampling.temperature, p.sampling.maxOutputTokens]),
-  );
+  const key: unknown[] = [p.provider, p.baseUrl, p.model, p.promptHash, p.messages, p.sampling.temperature, p.sampling.maxOutputTokens];
+  if (p.responseSchema) key.push(p.responseSchema);
+  return sha256(JSON.stringify(key));
 }
 
 /** The answer columns of an llm_calls row. */
@@ -107,10 +110,11 @@ export class LlmCache {
       baseUrl: parts.baseUrl,
       model: parts.model,
       promptHash: parts.promptHash,
-      messages: JSON.stringify(parts.messages),
+      // Store rows never hold a configured key (src/llm/secrets.ts), whatever carried it.
+      messages: JSON.stringify(redactDeep(parts.messages)),
       sampling: JSON.stringify(parts.sampling),
-      response: call.text,
-      resolvedModel: call.resolvedModel ?? null,
+      response: redact(call.text),
+      resolvedModel: call.resolvedModel === undefined ? null : redact(call.resolvedModel),
       inputTokens: call.usage.inputTokens,
       outputTokens: call.usage.outputTokens,
       costUsd: call.costUsd,

@@ -10,7 +10,9 @@ import type { RetryPolicy, Sleep } from './retry.js';
 import { CallDeferred } from './batch/collector.js';
 import type { BatchCollector } from './batch/collector.js';
 import { ProviderError, isReasoningModel } from './providers/types.js';
-import type { ChatMessage, LlmProvider, Sampling } from './providers/types.js';
+import type { ChatMessage, LlmProvider, ResponseSchema, Sampling } from './providers/types.js';
+import { redact } from './secrets.js';
+import { tokenCounterFor } from './token-count.js';
 
 export interface LlmClientOptions {
   provider: LlmProvider;
@@ -37,6 +39,13 @@ export interface LlmClientOptions {
 export interface CallResult extends CachedCall {
   /** No request was made for this call: answered from the run store, or by an identical call in flight. */
   cached: boolean;
+  /** The answer was constrained to the request's JSON schema by the API. */
+  structured: boolean;
+}
+
+export interface CallOptions {
+  /** Asks for schema-constrained output (used where the provider supports it). */
+  responseSchema?: ResponseSchema;
 }
 
 /** What this process actually did (cache hits cost nothing). */
@@ -47,6 +56,10 @@ export interface ClientStats {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** The worst cases reserved for the requests made (with a cost cap): never above the cap. */
+  reservedUsd: number;
+  /** What the provider billed beyond those worst cases (it reported more tokens than the maximum). */
+  billedBeyondWorstUsd: number;
 }
 
 const DEFAULT_SAMPLING: Sampling = { temperature: 0, maxOutputTokens: 2048 };
@@ -65,7 +78,7 @@ export class LlmClient {
   readonly provider: LlmProvider;
   readonly model: string;
   readonly sampling: Sampling;
-  readonly stats: ClientStats = { requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  readonly stats: ClientStats = { requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, reservedUsd: 0, billedBeyondWorstUsd: 0 };
   /** The first dated model version an API reported, for naming the judge. */
   resolvedModel: string | undefined;
   /** Cache keys of every call this client answered (for `--record`). */
@@ -85,7 +98,9 @@ export class LlmClient {
     this.limit = createLimiter(opts.concurrency ?? 4);
   }
 
-  async call(promptHash: string, messages: ChatMessage[]): Promise<CallResult> {
+  async call(promptHash: string, messages: ChatMessage[], opts: CallOptions = {}): Promise<CallResult> {
+    const schema = this.provider.structuredOutput ? opts.responseSchema : undefined;
+    const structured = schema !== undefined;
     const parts: CallKeyParts = {
       provider: this.provider.name,
       baseUrl: this.provider.baseUrl,
@@ -93,6 +108,7 @@ export class LlmClient {
       promptHash,
       messages,
       sampling: this.sampling,
+      ...(schema ? { responseSchema: schema } : {}),
     };
     const key = callKey(parts);
     this.usedKeys.add(key);
@@ -104,12 +120,12 @@ export class LlmClient {
         this.counted.add(key);
         this.count(hit);
       }
-      return { ...hit, cached: false };
+      return { ...hit, cached: false, structured: false };
     }
     if (hit) {
       this.stats.cacheHits += 1;
       this.noteModel(hit.resolvedModel);
-      return { ...hit, cached: true };
+      return { ...hit, cached: true, structured };
     }
     if (batch && !batch.online.has(key)) {
       const failed = batch.failed.get(key);
@@ -122,40 +138,67 @@ export class LlmClient {
     if (pending) {
       const joined = await pending;
       this.stats.cacheHits += 1;
-      return { ...joined, cached: true };
+      return { ...joined, cached: true, structured };
     }
     const request = this.request(key, parts);
     this.inFlight.set(key, request);
     try {
-      return { ...(await request), cached: false };
+      return { ...(await request), cached: false, structured };
     } finally {
       this.inFlight.delete(key);
     }
   }
 
+  /**
+   * This call's worst case: its input tokens counted with the model's tokenizer (an upper bound
+   * for models we cannot count exactly, see token-count.ts) plus the full output allowance that
+   * every request sets. Counted only when a cost cap needs it.
+   */
+  private async countedWorstCaseUsd(parts: CallKeyParts): Promise<number> {
+    if (this.opts.budget?.limits.maxCostUsd === undefined || !this.opts.price) return 0;
+    const count = await tokenCounterFor(this.provider.name, this.model);
+    const inputTokens = count({ messages: parts.messages, extra: parts.responseSchema ? [JSON.stringify(parts.responseSchema.schema)] : [] });
+    return costUsd({ inputTokens, outputTokens: this.sampling.maxOutputTokens }, this.opts.price);
+  }
+
   private async request(key: string, parts: CallKeyParts): Promise<CachedCall> {
     const { messages } = parts;
-    const ticket = this.opts.budget?.reserve(this.worstCaseUsd(messages));
+    const worst = await this.countedWorstCaseUsd(parts);
+    // Admitted only if spent + reserved + this worst case fits the cap (budget.ts).
+    const ticket = this.opts.budget?.reserve(worst);
     try {
       const result = await this.limit(async () => {
         const t0 = performance.now();
         const { value, attempts } = await withRetries(
-          () => this.provider.complete({ model: this.model, messages, sampling: this.sampling, timeoutMs: this.opts.timeoutMs ?? 120_000 }),
+          () =>
+            this.provider.complete({
+              model: this.model,
+              messages,
+              sampling: this.sampling,
+              timeoutMs: this.opts.timeoutMs ?? 120_000,
+              ...(parts.responseSchema ? { responseSchema: parts.responseSchema } : {}),
+            }),
           this.opts.retry ?? DEFAULT_RETRY,
           this.opts.sleep ?? realSleep,
         );
+        // A server may echo the key it was sent: nothing a provider returns keeps it.
         const call: CachedCall = {
-          text: value.text,
+          text: redact(value.text),
           usage: value.usage,
           costUsd: costUsd(value.usage, this.opts.price),
           latencyMs: Math.round(performance.now() - t0),
           attempts,
-          resolvedModel: value.resolvedModel,
+          resolvedModel: value.resolvedModel === undefined ? undefined : redact(value.resolvedModel),
           ...(value.truncated ? { truncated: true } : {}),
         };
         return call;
       });
+      // Reconciled with what the provider reports: a bill above the worst case stops the next call.
       ticket?.commit(result.costUsd);
+      if (ticket) {
+        this.stats.reservedUsd += worst;
+        this.stats.billedBeyondWorstUsd += Math.max(0, result.costUsd - worst);
+      }
       this.opts.cache?.put(key, parts, result);
       this.count(result);
       return result;

@@ -34,6 +34,7 @@ import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
 import { DEFAULT_COLUMNS, renderTerminal } from './terminal.js';
+import { redact } from '../llm/secrets.js';
 
 /** Parsed output options; `''` or `'-'` for csv/md means stdout. */
 export interface ReportOptions {
@@ -58,7 +59,8 @@ export const processIo: ReportIo = {
   stderr: (t) => void process.stderr.write(t),
   writeFile: (path, text) => {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
+    // No configured API key reaches a report file, whatever text carried it (src/llm/secrets.ts).
+    writeFileSync(path, redact(text));
   },
   columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
 };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGeminiProvider } from '../../src/judge/providers/gemini.js';
-import { createOpenAiProvider } from '../../src/judge/providers/openai.js';
-import { ProviderError } from '../../src/judge/providers/types.js';
-import type { LlmProvider } from '../../src/judge/providers/types.js';
+import { createGeminiProvider } from '../../src/llm/providers/gemini.js';
+import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
+import { ProviderError } from '../../src/llm/providers/types.js';
+import type { LlmProvider } from '../../src/llm/providers/types.js';
 import { startHostileServer, type HostileServer } from './hostile-servers.js';
 
 const req = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'hi' }], sampling: { temperature: 0, maxOutputTokens: 16 } };

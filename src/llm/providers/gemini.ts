@@ -1,6 +1,6 @@
 import type { GoogleGenAI } from '@google/genai';
-import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge } from '../../llm/bounded-fetch.js';
-import type { FetchOutcome } from '../../llm/bounded-fetch.js';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge } from '../bounded-fetch.js';
+import type { FetchOutcome } from '../bounded-fetch.js';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter, redactUrl } from './types.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
 import { GEMINI_DEFAULT_BASE_URL, geminiAnswer, geminiRequest } from './gemini-body.js';

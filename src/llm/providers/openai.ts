@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge } from '../../llm/bounded-fetch.js';
-import type { FetchOutcome } from '../../llm/bounded-fetch.js';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge } from '../bounded-fetch.js';
+import type { FetchOutcome } from '../bounded-fetch.js';
 import { ProviderError, cleanMessage, kindForStatus, parseRetryAfter } from './types.js';
 import { redactUrl } from './types.js';
 import { OPENAI_DEFAULT_BASE_URL, chatAnswer, chatBody } from './openai-body.js';

@@ -3,6 +3,8 @@
  * HTTP request per `complete` call: retries, caching, budgets and concurrency
  * live in ../llm-client.ts so they behave the same for every provider.
  */
+import { redact } from '../secrets.js';
+
 export type ProviderName = 'openai' | 'gemini' | 'replay';
 
 export interface ChatMessage {
@@ -16,12 +18,23 @@ export interface Sampling {
   maxOutputTokens: number;
 }
 
+/** A JSON schema the answer must follow, for providers that constrain output to one. */
+export interface ResponseSchema {
+  name: string;
+  schema: Readonly<Record<string, unknown>>;
+}
+
 export interface LlmRequest {
   model: string;
   messages: ChatMessage[];
   sampling: Sampling;
-  /** Per-call timeout in milliseconds; the provider must give up after it. */
+  /**
+   * One deadline for the whole call in milliseconds — connection, headers and body: the
+   * provider gives up after it, however slowly the server trickles its answer.
+   */
   timeoutMs: number;
+  /** Asks for schema-constrained output where the provider supports it (see LlmProvider.structuredOutput). */
+  responseSchema?: ResponseSchema;
 }
 
 export interface TokenUsage {
@@ -52,6 +65,8 @@ export interface LlmProvider {
   readonly name: ProviderName;
   /** The endpoint, for the cache key and messages (never carries a key). */
   readonly baseUrl: string;
+  /** The provider sends `responseSchema` to the API (OpenAI response_format json_schema, Gemini responseSchema). */
+  readonly structuredOutput: boolean;
   complete(req: LlmRequest): Promise<LlmResponse>;
 }
 
@@ -67,7 +82,8 @@ export class ProviderError extends Error {
   /** From Retry-After (or Gemini's RetryInfo), in milliseconds. */
   readonly retryAfterMs: number | undefined;
   constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryAfterMs?: number } = {}) {
-    super(message);
+    // Servers echo what they were sent: no configured key survives into a message.
+    super(redact(message));
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = opts.status;
@@ -97,9 +113,9 @@ export function kindForStatus(status: number): ProviderErrorKind {
   return 'client';
 }
 
-/** Keeps error text short and free of anything that looks like a credential. */
+/** Keeps error text short and free of every configured key and anything that looks like a credential. */
 export function cleanMessage(text: string, max = 300): string {
-  const scrubbed = text.replace(/(sk-[A-Za-z0-9_-]{6,}|AIza[0-9A-Za-z_-]{10,}|Bearer\s+\S+)/g, '[redacted]');
+  const scrubbed = redact(text).replace(/(sk-[A-Za-z0-9_-]{6,}|AIza[0-9A-Za-z_-]{10,}|Bearer\s+\S+)/g, '[redacted]');
   return scrubbed.length > max ? scrubbed.slice(0, max) + '…' : scrubbed;
 }
 

@@ -86,6 +86,8 @@ export function gullibleModel(honest: HonestScript, log: GullibleLog[] = []): Sc
       const overturn = steered ? false : honest.refuterOverturns;
       answer = { reason: 'checked against the question', overturn, ambiguity: 'none', goldCorrect: true };
     }
+    // Asked for schema-constrained output, it answers the object alone, as such APIs do.
+    if (/"response_format"|"responseSchema"/.test(req.body)) return { text: JSON.stringify(answer) };
     // Quoting the data after the answer puts any verdict forged in it AFTER the real one.
     const echo = data.map((d) => `${d.name}:\n${d.content}`).join('\n\n');
     return { text: `${JSON.stringify(answer)}\n\nThe data I was shown, for reference:\n${echo}` };

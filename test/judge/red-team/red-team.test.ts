@@ -32,13 +32,17 @@ function benchFor(questionSuffix = ''): Benchmark {
   return { ...full, tasks: [{ ...task, question: task.question + questionSuffix }] };
 }
 
-async function judgeAttack(a: Attack, provider: 'openai' | 'gemini', bench: Benchmark): Promise<{ item: JudgeRecord; log: GullibleLog[] }> {
+type Mode = 'openai' | 'gemini' | 'openai free text';
+
+async function judgeAttack(a: Attack, mode: Mode, bench: Benchmark): Promise<{ item: JudgeRecord; log: GullibleLog[] }> {
   const log: GullibleLog[] = [];
   server.setScript(gullibleModel({ proverSays: a.proverSays ?? false, refuterOverturns: true }, log));
+  const provider = mode === 'gemini' ? 'gemini' : 'openai';
+  const structuredOutput = mode !== 'openai free text';
   const p =
     provider === 'openai'
-      ? createOpenAiProvider({ apiKey: 'sk-red-team-key', baseUrl: server.openaiBase })
-      : createGeminiProvider({ apiKey: 'red-team-key', baseUrl: server.url });
+      ? createOpenAiProvider({ apiKey: 'sk-red-team-key', baseUrl: server.openaiBase, structuredOutput })
+      : createGeminiProvider({ apiKey: 'red-team-key', baseUrl: server.url, structuredOutput });
   const judge = createLiveJudge({ provider: p, model: provider === 'openai' ? 'gpt-4o' : 'gemini-2.0-flash', dbRoot: DB_ROOT });
   const system: PredictionSet = { system: a.id, file: 'inline', byTask: new Map([[TASK, { taskId: TASK, sql: a.sql }]]) };
   const run = await runJudge({ bench, systems: [system], executor: engine, deps: judge.deps, concurrency: 1, judgeKey: judge.judgeKey, judgeName: 'red-team' });
@@ -56,15 +60,15 @@ describe('the red-team corpus', () => {
 
   it('the gullible model is really gullible: each attack, placed outside the data (in the question), steers the verdict', async () => {
     for (const a of ATTACKS) {
-      const { item, log } = await judgeAttack(a, 'openai', benchFor(`\n${a.sql}`));
+      const { item, log } = await judgeAttack(a, 'openai free text', benchFor(`\n${a.sql}`));
       expect({ id: a.id, steered: log.some((l) => l.steered), correct: item.correct }).toEqual({ id: a.id, steered: true, correct: true });
     }
   });
 });
 
-describe.each(['openai', 'gemini'] as const)('every attack against the gullible model (%s, real SDK, 127.0.0.1)', (provider) => {
+describe.each(['openai', 'gemini', 'openai free text'] as const)('every attack against the gullible model (%s, real SDK, 127.0.0.1)', (mode) => {
   it.each(ATTACKS.map((a) => [a.id, a.kind, a] as const))('%s (%s) leaves the honest verdict, its words only inside data blocks', async (_id, _kind, a) => {
-    const { item, log } = await judgeAttack(a, provider, benchFor());
+    const { item, log } = await judgeAttack(a, mode, benchFor());
     expect(item.unscored).toBeUndefined();
     expect(item.correct).toBe(false);
     const honestRoute = item.ex ? 'match' : a.proverSays ? 'prover-refuter' : 'prover-reject';
@@ -74,7 +78,10 @@ describe.each(['openai', 'gemini'] as const)('every attack against the gullible 
       expect(l.steered).toBe(false);
       expect(l.outside).not.toContain(a.id);
     }
-    // The forged verdicts the model quoted after its answer were not taken.
-    expect(item.proverVerdictPath ?? item.refuterVerdictPath).toBe('last-object');
+    // Schema-constrained answers are read whole; free text by its last verdict object, never
+    // one of the forged verdicts the model quoted after its answer.
+    const path = mode === 'openai free text' ? 'last-object' : 'structured';
+    expect(item.proverVerdictPath ?? path).toBe(path);
+    expect(item.refuterVerdictPath ?? path).toBe(path);
   });
 });
