@@ -141,12 +141,12 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
 
   it('--max-cost-usd stops before the limit could be passed, with --price overriding the table', async () => {
     server.seen.length = 0;
-    const r = await runCli(args(join(dir, 'cost.db'), ['--json', '--price', '1000,1000', '--max-cost-usd', '5', '-j', '1']), { env });
+    const r = await runCli(args(join(dir, 'cost.db'), ['--json', '--price', '1000,1000', '--max-cost-usd', '2.5', '--max-output-tokens', '500', '-j', '1']), { env });
     expect(r.code).toBe(PARTIAL);
     const out = JSON.parse(r.stdout);
     expect(out.price).toEqual({ input: 1000, output: 1000 });
-    expect(out.stopped).toMatch(/^--max-cost-usd 5 reached/);
-    expect(out.thisRun.costUsd).toBeLessThanOrEqual(5);
+    expect(out.stopped).toMatch(/^--max-cost-usd 2.5 reached/);
+    expect(out.thisRun.costUsd).toBeLessThanOrEqual(2.5);
     expect(out.thisRun.costUsd).toBeCloseTo(server.seen.length * 0.12, 9);
     expect(server.seen.length).toBeGreaterThan(0);
     expect(out.systems[0].notJudged).toBeGreaterThan(0);
