@@ -82,7 +82,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
           describe: 'Ask for answers constrained to the verdict JSON schema (OpenAI response_format, Gemini responseSchema); --no-structured-output for servers that refuse it',
         })
         .option('api-version', { type: 'string', describe: 'gemini: API version path (default v1beta)' })
-        .option('timeout', { type: 'number', default: 120, describe: 'Per-call timeout in seconds (retried)' })
+        .option('timeout', { type: 'number', default: 120, describe: 'One deadline per call attempt in seconds, over headers and body (retried)' })
         .option('max-attempts', { type: 'number', default: DEFAULT_RETRY.maxAttempts, describe: 'Attempts per call on 429/5xx/timeouts (Retry-After honoured)' })
         .option('price', { type: 'string', describe: 'INPUT,OUTPUT price in USD per million tokens (overrides the table)' })
         .option('price-file', { type: 'string', describe: 'JSON {"model": {"input": n, "output": n}} merged over the price table' })

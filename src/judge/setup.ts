@@ -32,7 +32,7 @@ export interface LiveJudgeOptions {
   store?: RunStore;
   /** Calls in flight at once (default 4). */
   concurrency?: number;
-  /** Per-call timeout in ms (default 120 000). */
+  /** One deadline per call attempt in ms, over headers and body (default 120 000). */
   timeoutMs?: number;
   retry?: RetryPolicy;
   maxCostUsd?: number;
