@@ -4,8 +4,8 @@ import { LlmClient } from '../../src/llm/client.js';
 import { createGeminiProvider } from '../../src/llm/providers/gemini.js';
 import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
 import { byteCounter, tokenCounterFor } from '../../src/llm/token-count.js';
-import { startFakeLlmServer } from '../judge/fake-llm-server.js';
-import type { FakeLlmServer } from '../judge/fake-llm-server.js';
+import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import type { FakeLlmServer } from '../helpers/fake-llm-server.js';
 
 let server: FakeLlmServer;
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli } from '../helpers/cli.js';
-import { startFakeLlmServer, stageOf } from '../judge/fake-llm-server.js';
-import type { FakeLlmServer, Reply, SeenRequest } from '../judge/fake-llm-server.js';
+import { startFakeLlmServer, stageOf } from '../helpers/fake-llm-server.js';
+import type { FakeLlmServer, Reply, SeenRequest } from '../helpers/fake-llm-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES } from '../judge/spider-fixture.js';
 
 /**
