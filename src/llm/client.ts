@@ -120,7 +120,7 @@ export class LlmClient {
         this.counted.add(key);
         this.count(hit);
       }
-      return { ...hit, cached: false, structured: false };
+      return { ...hit, cached: false, structured };
     }
     if (hit) {
       this.stats.cacheHits += 1;
