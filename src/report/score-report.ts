@@ -25,7 +25,6 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
         file: s.file,
         n: s.n,
         correct: s.correct,
-    ...metricCells(run, s),
         accuracy: s.accuracy,
         // The Wilson interval the table and plot show, so --json carries it too.
         accuracyInterval: intervalJson(wilson(s.correct, s.n)),
@@ -63,6 +62,7 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
     system: s.name,
     ex: s.ci,
     correct: s.correct,
+    ...metricCells(run, s),
     ...(s.clean ? { clean: wilson(s.clean.correct, s.clean.n) } : {}),
     ...Object.fromEntries(run.difficultyLevels.map((l) => [`d_${l}`, s.byDifficulty[l]?.n ? s.byDifficulty[l]!.accuracy : null])),
     errors: s.execErrors,
