@@ -2,7 +2,9 @@ import type { Argv, CommandModule } from 'yargs';
 import { loadValidationSets, type ValidationSet } from '../benchmark/validation-set.js';
 import { UserError } from '../errors.js';
 import { atLeast, wholeNumber } from '../api/option-checks.js';
-import { addLlmCallOptions, checkLlmCallOptions } from './llm-options.js';
+import { addBatchOptions, addLlmCallOptions, batchModeOptions, checkLlmCallOptions } from './llm-options.js';
+import type { BatchArgs } from './llm-options.js';
+import { batchProgressLine } from './batch-progress.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { PROVIDER_NAMES } from '../llm/providers/index.js';
 import type { ProviderName } from '../llm/providers/types.js';
@@ -18,7 +20,7 @@ import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { validateReport } from '../report/validate-report.js';
 import { VERBS } from './verbs.js';
 
-interface ValidateArgs extends ReportOptions {
+interface ValidateArgs extends ReportOptions, BatchArgs {
   set: string[];
   judge?: string[];
   ensemble?: string[];
@@ -41,6 +43,13 @@ interface ValidateArgs extends ReportOptions {
 /** The live judge over the sets' own items, wired like `sqlboard judge` (src/judge/setup.ts). */
 async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<JudgeVerdicts> {
   if (!argv.model || !argv.dbRoot) throw new UserError('--provider needs --model and --db-root (the databases of the sets\' items)');
+  const batchProgress = batchProgressLine();
+  const batch = batchModeOptions(argv, (p) => {
+    // The bars exist by the time a wave polls.
+    exec.stop();
+    judging.stop();
+    batchProgress(p);
+  });
   const store = openRunStore(argv.store);
   const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, store });
   const exec = terminalProgress('executing');
@@ -54,6 +63,7 @@ async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<Jud
       concurrency: argv.concurrency,
       maxCostUsd: argv.maxCostUsd,
       maxCalls: argv.maxCalls,
+      ...(batch ? { batch } : {}),
     });
     return await judgeValidationItems(sets, {
       judge,
@@ -79,7 +89,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   ...VERBS.validate,
   builder: (y) =>
     addReportOptions(
-      addLlmCallOptions(
+      addBatchOptions(addLlmCallOptions(
       (y as Argv<object>)
         .option('set', { type: 'string', array: true, demandOption: true, describe: 'Validation set: ROSE-VEC .json or sqlboard .jsonl (repeatable)' })
         .option('judge', { type: 'string', array: true, describe: 'NAME=SOURCE[,SOURCE...]: verdict JSONL files or ROSE output directories (repeatable)' })
@@ -92,13 +102,14 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         .option('model', { type: 'string', describe: 'Live judge model id' })
         .option('db-root', { type: 'string', describe: 'Live judge: directory holding <db_id>/<db_id>.sqlite' })
         .option('live-name', { type: 'string', describe: 'Live judge name (default <model>-<snapshot date>)' })
-        .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (live judge cache and verdicts)' }), 'Live judge'),
+        .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (live judge cache and verdicts)' }), 'Live judge'), 'Live judge'),
     ) as unknown as Argv<ValidateArgs>,
   handler: async (argv) => {
     atLeast('iterations', argv.iterations, 1);
     wholeNumber('seed', argv.seed);
     if ((argv.judge ?? []).length === 0 && !argv.provider) throw new UserError('name at least one --judge NAME=SOURCE (or a live judge with --provider)');
     checkLlmCallOptions(argv);
+    if (argv.batch && !argv.provider) throw new UserError('--batch applies to a live judge (--provider); recorded judges are only read');
     const sets = loadValidationSets(argv.set);
     const judges = (argv.judge ?? []).map((spec) => {
       const { name, sources } = parseJudgeSpec(spec);

@@ -42,6 +42,7 @@ export async function judgeValidationItems(sets: readonly ValidationSet[], o: Li
     verdicts: o.judge.verdicts,
     judgeKey: o.judge.judgeKey,
     judgeName: o.judge.name,
+    ...(o.judge.batch ? { batch: o.judge.batch } : {}),
     onExecProgress: o.onExecProgress,
     onJudgeProgress: o.onJudgeProgress,
   });
@@ -55,5 +56,6 @@ export async function judgeValidationItems(sets: readonly ValidationSet[], o: Li
   const skipped = all.length - runnable.length;
   if (skipped > 0) notes.push(`${name}: ${skipped} items have no database under --db-root (or no db_id) and were not judged`);
   if (run.stopped) notes.push(`${name}: the run stopped early: ${run.stopped}`);
+  if (run.waiting) notes.push(`${name}: ${run.waiting} items wait for submitted provider batches (--batch-wait none): run the same command again to collect them`);
   return { name, sources: [`live:${o.judge.client.model}`], byKey, notes };
 }

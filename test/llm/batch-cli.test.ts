@@ -109,3 +109,30 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
     expect(w.stderr).toMatch(/--batch-wait and --batch-fallback apply only with --batch/);
   }, 120_000);
 });
+
+describe('sqlboard validate --provider openai --batch (live judge through the batch engine)', () => {
+  it('judges the set through batches and joins the human labels as the online judge does', async () => {
+    const line = (o: object) => JSON.stringify(o);
+    const setFile = join(dir, 'live-set.jsonl');
+    writeFileSync(
+      setFile,
+      [
+        line({ id: 'e', db_id: 'concert_singer', question: 'How many singers do we have?', gold_sql: 'SELECT count(*) FROM singer', predicted_sql: 'SELECT count(*) FROM singers_missing', label: false }),
+        line({ id: 'm', db_id: 'concert_singer', question: 'What is the total number of singers?', gold_sql: 'SELECT count(*) FROM singer', predicted_sql: 'SELECT count(singer_id) FROM singer', label: true }),
+        line({ id: 'p', db_id: 'concert_singer', question: 'What is the average, minimum, and maximum age of all singers from France?', gold_sql: "SELECT avg(age), min(age), max(age) FROM singer WHERE country = 'France'", predicted_sql: 'SELECT avg(age), min(age), max(age) FROM singer', label: true }),
+      ].join('\n'),
+    );
+    server.batches.length = 0;
+    const r = await runCli(
+      ['validate', '--set', setFile, '--provider', 'openai', '--model', 'gpt-4o', '--base-url', server.openaiBase, '--db-root', DB_ROOT, '--store', join(dir, 'validate.db'), '--iterations', '50', '--json', ...BATCH],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout).judges[0];
+    expect(j.subsets.all).toMatchObject({ n: 3, items: 3 });
+    // match → the Refuter upholds (1); the France question → the Prover says yes, the Refuter
+    // overturns (0) where humans said correct: two waves, the second holding that Refuter.
+    expect(j.subsets.all.confusion).toEqual({ tp: 1, fp: 0, fn: 1, tn: 1 });
+    expect(server.batches.map((b) => b.lines.length)).toEqual([2, 1]);
+  }, 120_000);
+});

@@ -184,6 +184,19 @@ describe('judge --batch through the OpenAI Batch API (real SDK, local batch serv
     store.close();
   });
 
+  it('a batch cancelled part-way: its finished answers are kept, the rest sent once more', async () => {
+    batch.batches.length = 0;
+    batch.setPlan((n) => (n === 1 ? { end: 'cancelled', finished: 5 } : {}));
+    const store = freshStore();
+    const { run, j } = await judge(store, {});
+    batch.setPlan(() => ({}));
+    expect(verdicts(run)).toEqual(verdicts(onlineRun));
+    expect(batch.batches.map((b) => b.lines.length)).toEqual([7, 2, 4]);
+    expect(sumWaves(j.batch!.driver.reports)).toMatchObject({ resubmitted: 2, answered: 11, failed: 0 });
+    expect(new BatchStore(store).list()[0]).toMatchObject({ state: 'cancelled', collected: true });
+    store.close();
+  });
+
   it('a failed batch (validation) is resubmitted once', async () => {
     batch.batches.length = 0;
     batch.setPlan((n) => (n === 1 ? { end: 'failed' } : {}));
