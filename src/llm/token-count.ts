@@ -41,6 +41,8 @@ function total(t: CountedText, count: (s: string) => number): number {
 
 export const byteCounter: TokenCounter = (t) => total(t, utf8Bytes);
 
+const CHUNK_CHARS = 64;
+
 const loaded = new Map<Encoding, Promise<TokenCounter>>();
 
 async function loadEncoding(enc: Encoding): Promise<TokenCounter> {
@@ -48,7 +50,15 @@ async function loadEncoding(enc: Encoding): Promise<TokenCounter> {
   const ranks = enc === 'o200k_base' ? (await import('js-tiktoken/ranks/o200k_base')).default : (await import('js-tiktoken/ranks/cl100k_base')).default;
   const tk = new Tiktoken(ranks);
   // Special-token text in a prompt is encoded as ordinary text (allowedSpecial none, disallowed none).
-  return (t) => total(t, (s) => tk.encode(s, [], []).length);
+  // BPE is quadratic in the length of one pre-tokenized piece (60,000 CJK characters with no space
+  // are one piece: minutes of CPU), so text is counted in chunks; a chunk boundary can only stop a
+  // merge, so the sum is an upper bound, with one token per chunk of slack besides.
+  return (t) =>
+    total(t, (s) => {
+      let n = 0;
+      for (let i = 0; i < s.length; i += CHUNK_CHARS) n += tk.encode(s.slice(i, i + CHUNK_CHARS), [], []).length + 1;
+      return n;
+    });
 }
 
 /**

@@ -68,8 +68,8 @@ describe('budgets that hold by construction (real SDKs against 127.0.0.1)', () =
     // The old estimate (60,000 / 3 = 20,000 tokens) was a third of the truth.
     expect(tokens).toBeGreaterThan(30_000);
     expect(byteCounter({ messages: [{ content: cjk }] })).toBeGreaterThanOrEqual(tokens);
-    // $0.1 fits the old estimate (20k × $2/M + 100 × $8/M = $0.0408) but not the real count.
-    const budget = new Budget({ maxCostUsd: 0.1 });
+    // $0.06 fits the old estimate (20k × $2/M + 100 × $8/M = $0.0408) but not the real count (> 30k tokens: > $0.06).
+    const budget = new Budget({ maxCostUsd: 0.06 });
     const client = new LlmClient({
       provider: createOpenAiProvider({ apiKey: 'sk-budget-test', baseUrl: server.openaiBase }),
       model: 'gpt-4o',
