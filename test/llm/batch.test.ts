@@ -104,6 +104,9 @@ describe('judge --batch through the OpenAI Batch API (real SDK, local batch serv
     const stages = batch.batches.map((b) => b.lines.map((l) => stageOf(l.req)).sort());
     expect(stages[0]).toEqual(['prover', 'prover', 'prover', 'prover', 'prover', 'refuter-match', 'refuter-match']);
     expect(stages[1]).toEqual(['prover', 'prover', 'refuter', 'refuter']);
+    // Structured output is asked for in the batch exactly as online (the echo check depends on it).
+    expect(batch.batches.flatMap((b) => b.lines).every((l) => JSON.parse(l.req.body).response_format?.type === 'json_schema')).toBe(true);
+    expect(online.seen.every((r) => JSON.parse(r.body).response_format?.type === 'json_schema')).toBe(true);
     // The same requests, message for message, as the online run sent.
     const key = (m: { messages: unknown }) => JSON.stringify(m.messages);
     expect(batch.answered.map(key).sort()).toEqual(online.seen.map(key).sort());

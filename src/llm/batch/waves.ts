@@ -258,5 +258,6 @@ export class WaveDriver {
 }
 
 function lineOf(c: PendingCall): BatchLine {
-  return { customId: c.key, request: { model: c.parts.model, messages: c.parts.messages, sampling: c.parts.sampling } };
+  // The response schema travels too: a batched call asks for structured output exactly as online.
+  return { customId: c.key, request: { model: c.parts.model, messages: c.parts.messages, sampling: c.parts.sampling, ...(c.parts.responseSchema ? { responseSchema: c.parts.responseSchema } : {}) } };
 }

@@ -22,11 +22,30 @@ function toGemini(messages: ChatMessage[]): {
  */
 export function geminiRequest(req: Omit<LlmRequest, 'timeoutMs'>): {
   contents: { role: 'user' | 'model'; parts: { text: string }[] }[];
-  config: { systemInstruction: string | undefined; temperature: number; maxOutputTokens: number };
+  config: { systemInstruction: string | undefined; temperature: number; maxOutputTokens: number; responseMimeType?: string; responseSchema?: Record<string, unknown> };
 } {
   const { system, contents } = toGemini(req.messages);
-  return { contents, config: { systemInstruction: system, temperature: req.sampling.temperature, maxOutputTokens: req.sampling.maxOutputTokens } };
+  const schema = req.responseSchema ? { responseMimeType: 'application/json', responseSchema: geminiSchema(req.responseSchema.schema) } : {};
+  return { contents, config: { systemInstruction: system, temperature: req.sampling.temperature, maxOutputTokens: req.sampling.maxOutputTokens, ...schema } };
 }
+
+/**
+ * A JSON schema in Gemini's OpenAPI subset: type names in capitals, no additionalProperties,
+ * the properties kept in their order (Gemini otherwise sorts them, and the reason should come first).
+ */
+function geminiSchema(s: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'additionalProperties') continue;
+    if (k === 'type' && typeof v === 'string') out.type = v.toUpperCase();
+    else if (k === 'properties' && v && typeof v === 'object') {
+      out.properties = Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, geminiSchema(ps as Record<string, unknown>)]));
+      out.propertyOrdering = Object.keys(v);
+    } else out[k] = v;
+  }
+  return out;
+}
+
 
 /**
  * A generateContent response as the client's answer; the online provider and the batch

@@ -46,15 +46,14 @@ export function createGeminiProvider(opts: {
       };
       // The bounded fetch holds the deadline; the SDK's own timer is only a backstop.
       const signal = AbortSignal.timeout(req.timeoutMs + 1000);
-      const { contents, config } = geminiRequest(req);
-      const schema =
-        structuredOutput && req.responseSchema ? { responseMimeType: 'application/json', responseSchema: geminiSchema(req.responseSchema.schema) } : {};
+      // Without structured output the schema stays out of the request.
+      const { contents, config } = geminiRequest(structuredOutput ? req : { ...req, responseSchema: undefined });
       const ai = await openClient();
       try {
         const res = await ai.models.generateContent({
           model: req.model,
           contents,
-          config: { ...config, ...schema, abortSignal: signal, httpOptions: { baseUrl, apiVersion, timeout: req.timeoutMs + 1000, fetch: fetchKeepingRetryAfter } },
+          config: { ...config, abortSignal: signal, httpOptions: { baseUrl, apiVersion, timeout: req.timeoutMs + 1000, fetch: fetchKeepingRetryAfter } },
         });
         return geminiAnswer(res);
       } catch (e) {
@@ -66,23 +65,6 @@ export function createGeminiProvider(opts: {
   };
 }
 
-
-/**
- * A JSON schema in Gemini's OpenAPI subset: type names in capitals, no additionalProperties,
- * the properties kept in their order (Gemini otherwise sorts them, and the reason should come first).
- */
-function geminiSchema(s: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) {
-    if (k === 'additionalProperties') continue;
-    if (k === 'type' && typeof v === 'string') out.type = v.toUpperCase();
-    else if (k === 'properties' && v && typeof v === 'object') {
-      out.properties = Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, geminiSchema(ps as Record<string, unknown>)]));
-      out.propertyOrdering = Object.keys(v);
-    } else out[k] = v;
-  }
-  return out;
-}
 
 /** Gemini puts the wait in the body too: error.details[].retryDelay = "7s". */
 function retryDelayFromBody(message: string): number | undefined {

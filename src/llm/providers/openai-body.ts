@@ -25,6 +25,9 @@ export function chatBody(req: LlmRequest, baseUrl: string): ChatBody {
     // Reasoning models accept only their default temperature.
     ...(reasoning ? {} : { temperature: req.sampling.temperature }),
     ...limit,
+    ...(req.responseSchema
+      ? { response_format: { type: 'json_schema' as const, json_schema: { name: req.responseSchema.name, strict: true, schema: { ...req.responseSchema.schema } } } }
+      : {}),
   };
 }
 

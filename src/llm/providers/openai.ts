@@ -29,16 +29,12 @@ export function createOpenAiProvider(opts: { apiKey: string; baseUrl?: string; m
     baseUrl: redactUrl(baseUrl),
     structuredOutput,
     async complete(req: LlmRequest): Promise<LlmResponse> {
-      const format =
-        structuredOutput && req.responseSchema
-          ? { response_format: { type: 'json_schema' as const, json_schema: { name: req.responseSchema.name, strict: true, schema: { ...req.responseSchema.schema } } } }
-          : {};
       let res: OpenAI.Chat.Completions.ChatCompletion;
       const outcome: FetchOutcome = {};
       const api = (await openClient()).withOptions({ fetch: boundedFetch({ deadlineMs: req.timeoutMs, maxBytes }, outcome) });
       try {
         // The bounded fetch holds the deadline; the SDK's own timer is only a backstop.
-        res = await api.chat.completions.create({ ...chatBody(req, baseUrl), ...format }, { timeout: req.timeoutMs + 1000, maxRetries: 0 });
+        res = await api.chat.completions.create(chatBody(structuredOutput ? req : { ...req, responseSchema: undefined }, baseUrl), { timeout: req.timeoutMs + 1000, maxRetries: 0 });
       } catch (e) {
         throw classifyOpenAiError(e, req.timeoutMs, outcome, await loadSdk());
       }
