@@ -130,7 +130,8 @@ export class LlmClient {
     if (batch && !batch.online.has(key)) {
       const failed = batch.failed.get(key);
       if (failed !== undefined) throw new ProviderError('server', failed);
-      batch.add({ key, parts, worstCaseUsd: this.worstCaseUsd(messages) });
+      // The same tokenizer-counted worst case an online call reserves, so a wave's budget check holds too.
+      batch.add({ key, parts, worstCaseUsd: await this.countedWorstCaseUsd(parts) });
       throw new CallDeferred(key);
     }
     // Systems often predict the same SQL: an identical call already in flight is joined, not repeated.
@@ -206,13 +207,6 @@ export class LlmClient {
       ticket?.release();
       throw e;
     }
-  }
-
-  /** The most a call with these messages can cost at online prices: its prompt as estimated and the full output allowance. */
-  worstCaseUsd(messages: ChatMessage[]): number {
-    // Worst case: ~3 characters per prompt token and the full output allowance.
-    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
-    return costUsd({ inputTokens: Math.ceil(promptChars / 3), outputTokens: this.sampling.maxOutputTokens }, this.opts.price);
   }
 
   /** A request this run made (online, or in one of its batches). */
