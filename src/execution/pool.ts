@@ -25,6 +25,8 @@ interface Slot {
   served: number;
   /** Resident memory when it was ready and had served nothing (the runtime's own share). */
   baseRss?: number;
+  /** Resident memory when its running suspect (an isolated job) was sent: what it held before that query. */
+  rssBeforeSuspect?: number;
 }
 
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
@@ -109,6 +111,7 @@ export class ProcessPool {
   private onMessage(slot: Slot, msg: ChildMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
+      if (this.opts.maxMemoryBytes !== undefined) slot.baseRss = this.rssOf(slot);
       this.dispatch(slot);
     } else if (msg.type === 'results') {
       for (const { jobId, result } of msg.results) {
@@ -127,6 +130,14 @@ export class ProcessPool {
 
   private dispatch(slot: Slot): void {
     if (!slot.ready || this.queue.length === 0 || this.closed) return;
+    // A busy process is never idle long enough for the memory poll to retire it, so memory left by
+    // earlier queries is checked here: a process holding too much drains its batch and is replaced
+    // before it takes more work, and no query is blamed for memory it did not take.
+    const held = this.heldTooMuch(slot);
+    if (held !== undefined) {
+      if (slot.batch.length === 0) this.replace(slot, undefined);
+      return;
+    }
     // A suspect from a killed batch always goes alone, to a process with nothing else to do.
     if (slot.batch.length > 0 && (slot.batch[0]!.isolate || this.queue[0]!.isolate)) return;
     // Batches shrink as the queue drains so that the last jobs spread over all processes.
@@ -138,6 +149,7 @@ export class ProcessPool {
     while (take < size && take < this.queue.length && (take === 0 || !this.queue[take]!.isolate)) take++;
     const jobs = this.queue.splice(0, take);
     const wasIdle = slot.batch.length === 0;
+    if (wasIdle && jobs[0]!.isolate) slot.rssBeforeSuspect = this.rssOf(slot);
     slot.batch = slot.batch.concat(jobs);
     const msg: ParentMessage = { type: 'batch', jobs, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes, want: this.want };
     slot.child.send(msg);
@@ -177,15 +189,17 @@ export class ProcessPool {
       if (pid === undefined || !slot.ready) continue;
       const rss = residentBytes(pid);
       if (rss === undefined) continue;
-      if (slot.served === 0 && slot.batch.length === 0) slot.baseRss ??= rss;
       if (slot.batch.length === 0) {
-        const base = slot.baseRss ?? 0;
-        if (slot.served > 0 && rss > base + (cap - base) / 2 && !this.closed) this.replace(slot, undefined);
+        if (this.heldTooMuch(slot, rss) !== undefined && !this.closed) this.replace(slot, undefined);
         continue;
       }
       if (rss <= cap) continue;
       const mb = (n: number): string => `${Math.round(n / 2 ** 20)} MB`;
-      const first = slot.batch.length === 1 && (slot.served === 0 || slot.batch[0]!.isolate === true);
+      // Blamed only when it ran alone and the process was clean before it: its first query, or a
+      // suspect sent to a process that then held at most the retirement threshold, so that this
+      // query alone took at least half of what the cap leaves above start-up.
+      const suspect = slot.batch[0]!.isolate === true && slot.rssBeforeSuspect !== undefined && slot.rssBeforeSuspect <= this.retireAbove(slot, cap);
+      const first = slot.batch.length === 1 && (slot.served === 0 || suspect);
       this.replace(
         slot,
         first
@@ -193,6 +207,24 @@ export class ProcessPool {
           : undefined,
       );
     }
+  }
+
+  /** Memory above which a process that has served queries is retired: half of what the cap leaves above its start-up size. */
+  private retireAbove(slot: Slot, cap: number): number {
+    const base = slot.baseRss ?? 0;
+    return base + (cap - base) / 2;
+  }
+
+  private rssOf(slot: Slot): number | undefined {
+    const pid = slot.child.pid;
+    return pid === undefined ? undefined : residentBytes(pid);
+  }
+
+  /** The resident memory of a process that has served queries and now holds more than it should keep, else undefined. */
+  private heldTooMuch(slot: Slot, rss = this.opts.maxMemoryBytes === undefined || slot.served === 0 ? undefined : this.rssOf(slot)): number | undefined {
+    const cap = this.opts.maxMemoryBytes;
+    if (cap === undefined || slot.served === 0 || rss === undefined) return undefined;
+    return rss > this.retireAbove(slot, cap) ? rss : undefined;
   }
 
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
