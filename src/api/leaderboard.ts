@@ -94,7 +94,7 @@ export function leaderboard(opts: LeaderboardOptions): LeaderboardResult {
   const flags = opts.flags !== undefined ? readErrorFlags(opts.flags) : undefined;
   const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed: opts.flawed, errorRate: opts.errorRate, seed, iterations, confidence }));
   if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
-  const ctx = { files: itemFiles, flagsFile: opts.flags, measure: measureOf(sources.flatMap((s) => s.records)) };
+  const ctx = { files: itemFiles, flagsFile: opts.flags, ...(metric === 'em' ? { measure: 'Exact set match accuracy', accuracyHeader: 'EM accuracy' } : { measure: measureOf(sources.flatMap((s) => s.records)) }) };
   const report = itemsReport(lb, ctx);
   const json = itemsJson(lb, ctx);
   if (opts.by === 'db') {

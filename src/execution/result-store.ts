@@ -16,6 +16,9 @@ const RESULT_FORMAT = 3;
 /** Saves wait in memory for one transaction: a commit per row cost more than the queries. */
 const SAVE_BATCH = 200;
 const SAVE_WAIT_MS = 200;
+/** SQLite's largest string or blob (SQLITE_MAX_LENGTH), less room for the rest of the row. */
+const MAX_VALUE_BYTES = 999_000_000;
+const BIG_RESULT_CHARS = 1 << 24;
 
 /**
  * Executions kept in the run store, keyed by a content hash of (database file bytes, SQL,
@@ -108,6 +111,9 @@ export class ExecutionStore {
    */
   save(key: string, dbSha: string, sql: string, result: WireResult, timeoutMs: number, maxRows: number): void {
     this.throwFailure();
+    const rowsJson = result.rowsJson ?? '[]';
+    // Only a budget above the store-safe ceiling lets a result this big through: it is not kept.
+    if (rowsJson.length > MAX_VALUE_BYTES / 3 && Buffer.byteLength(rowsJson) > MAX_VALUE_BYTES) return;
     this.pending.push({
       key,
       db: dbSha,
@@ -115,7 +121,7 @@ export class ExecutionStore {
       status: result.status,
       // Plain array of names, or {names, integralReals} when the result has integral REALs.
       columns: JSON.stringify(result.integralReals ? { names: result.columns, integralReals: result.integralReals } : result.columns),
-      rows: result.rowsJson ?? '[]',
+      rows: rowsJson,
       error: result.error ?? null,
       ms: result.ms,
       timeoutMs,
@@ -123,7 +129,8 @@ export class ExecutionStore {
       at: new Date().toISOString(),
       rowSet: result.rowSet ?? null,
     });
-    if (this.pending.length >= SAVE_BATCH) this.flush();
+    // A big result is written at once rather than waiting in memory for its batch.
+    if (this.pending.length >= SAVE_BATCH || rowsJson.length > BIG_RESULT_CHARS) this.flush();
     // While a slow query holds up the next batch, what has arrived is written within SAVE_WAIT_MS.
     else this.flushTimer ??= setTimeout(() => this.flushLater(), SAVE_WAIT_MS).unref();
   }

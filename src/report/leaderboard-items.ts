@@ -10,6 +10,8 @@ export interface ItemsContext {
   flagsFile?: string;
   /** What `correct` measures in the verdicts (see measureOf); labels the plot's axis. */
   measure?: string;
+  /** The standings' accuracy column, when it is not plain accuracy (EM). */
+  accuracyHeader?: string;
 }
 
 /**
@@ -122,7 +124,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
       columns: [
         { key: 'rank', header: 'Rank', format: 'integer' },
         { key: 'system', header: 'System' },
-        { key: 'accuracy', header: 'Accuracy', format: 'percent' },
+        { key: 'accuracy', header: ctx.accuracyHeader ?? 'Accuracy', format: 'percent' },
         { key: 'correct', header: 'Correct', format: 'integer', optional: true },
         ...(hasClean
           ? [

@@ -83,6 +83,11 @@ describe('score --metric: every metric through JSON, --items and leaderboard', (
     expect(lbEm.code, lbEm.stderr).toBe(0);
     const emBoard = JSON.parse(lbEm.stdout) as { systems: { system: string; correct: number }[] };
     expect(emBoard.systems.find((s) => s.system === 'c3')!.correct).toBe(Math.round(40 * c.metrics.em!.mean));
+    // The table says what it ranks: EM, not execution accuracy.
+    const emTable = await runCli(['leaderboard', items, '--metric', 'em']);
+    expect(emTable.code, emTable.stderr).toBe(0);
+    expect(emTable.stdout).toMatch(/EM accuracy/);
+    expect(emTable.stdout).not.toMatch(/Execution accuracy/);
   }, 600_000);
 
   it('refuses an unknown metric and EM without a tables.json, saying what to pass', async () => {
