@@ -1,6 +1,7 @@
 import { writeItems } from '../benchmark/items.js';
 import { importRoseDir } from '../benchmark/rose-import.js';
 import { roseImportReport } from '../report/import-report.js';
+import { checkOutputTargets } from '../report/output-targets.js';
 import type { CommandResult } from './types.js';
 
 export interface ImportRoseOptions {
@@ -16,10 +17,12 @@ export interface ImportRoseOptions {
 
 /** Imports a recorded ROSE run as per-item verdicts (`sqlboard import rose`). */
 export function importRose(opts: ImportRoseOptions): CommandResult {
+  // Before reading: `out` may not overwrite a file of the ROSE directory.
+  if (opts.out) checkOutputTargets([{ flag: 'dir', path: opts.dir }], [{ flag: 'out', path: opts.out }]);
   const result = importRoseDir(opts.dir, { system: opts.system, subset: opts.subset });
   const notes = [...result.notes];
   if (opts.out) {
-    writeItems(opts.out, result.records);
+    writeItems(opts.out, result.records, '--out');
     notes.push(`wrote ${result.records.length} records to ${opts.out}`);
   }
   return { report: roseImportReport(result.summary), json: result.summary as unknown as Record<string, unknown>, notes };

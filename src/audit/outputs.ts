@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatSpiderText } from '../benchmark/spider-text.js';
+import { writeOutputFile } from '../benchmark/write-file.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { Evaluation } from './evaluate.js';
 import type { AuditReport } from './pipeline.js';
@@ -24,9 +24,11 @@ export function flagsJsonl(report: AuditReport): string {
   return report.flags.map((f) => JSON.stringify(f) + '\n').join('');
 }
 
+/** The files `--out DIR` writes (evaluation.json only with labels), so a command can check them before any work. */
+export const AUDIT_OUTPUT_FILES = ['flags.csv', 'tasks.jsonl', 'review.csv', 'lf-stats.json', 'agent-stats.json', 'summary.json', 'evaluation.json'] as const;
+
 /** The files `--out DIR` writes; returns their paths. */
 export function writeAuditOutputs(dir: string, report: AuditReport, summary: object, evaluation?: Evaluation): string[] {
-  mkdirSync(dir, { recursive: true });
   const files: [string, string][] = [
     ['flags.csv', salusCsv(report)],
     ['tasks.jsonl', flagsJsonl(report)],
@@ -38,7 +40,7 @@ export function writeAuditOutputs(dir: string, report: AuditReport, summary: obj
   if (evaluation) files.push(['evaluation.json', JSON.stringify(evaluation, null, 2) + '\n']);
   return files.map(([name, text]) => {
     const path = join(dir, name);
-    writeFileSync(path, text);
+    writeOutputFile('--out', path, text);
     return path;
   });
 }
@@ -48,11 +50,14 @@ export function writeAuditOutputs(dir: string, report: AuditReport, summary: obj
  * so that `sqlboard score` can score the LLM agents as systems. Returns the paths written.
  */
 export function writeAgentSql(dir: string, bench: Benchmark, agents: readonly PredictionSet[]): string[] {
-  mkdirSync(dir, { recursive: true });
   return agents.map((p) => {
-    // An agent name is free text: keep it one plain file name inside DIR.
-    const path = join(dir, `${p.system.replace(/[^\w.-]/g, '_')}.sql`);
-    writeFileSync(path, formatSpiderText(bench, p));
+    const path = agentSqlPath(dir, p.system);
+    writeOutputFile('--save-agent-sql', path, formatSpiderText(bench, p));
     return path;
   });
+}
+
+/** Where `--save-agent-sql DIR` puts an agent's SQL: an agent name is free text, kept one plain file name inside DIR. */
+export function agentSqlPath(dir: string, agent: string): string {
+  return join(dir, `${agent.replace(/[^\w.-]/g, '_')}.sql`);
 }

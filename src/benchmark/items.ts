@@ -1,8 +1,7 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { InputFileError } from '../errors.js';
 import { parseJsonLines, readText } from './read-json.js';
 import type { ItemRecord } from './types.js';
+import { writeOutputFile } from './write-file.js';
 
 /** Reads a per-item JSONL file (`score --items`, `judge --items`, `import rose --out`). */
 export function readItems(file: string): ItemRecord[] {
@@ -20,7 +19,7 @@ function formatItems(records: Iterable<ItemRecord>): string {
   return s;
 }
 
-export function writeItems(file: string, records: Iterable<ItemRecord>): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, formatItems(records));
+/** Writes per-item records as JSONL; `flag` names the option in an error (`--items`, `--out`). */
+export function writeItems(file: string, records: Iterable<ItemRecord>, flag = '--items'): void {
+  writeOutputFile(flag, file, formatItems(records));
 }

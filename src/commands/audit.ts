@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { evaluateAudit, readGoldErrorLabels, type Evaluation } from '../audit/evaluate.js';
 import { executeForAudit } from '../audit/execute.js';
-import { writeAgentSql, writeAuditOutputs } from '../audit/outputs.js';
+import { AUDIT_OUTPUT_FILES, agentSqlPath, writeAgentSql, writeAuditOutputs } from '../audit/outputs.js';
 import { runAuditPipeline } from '../audit/pipeline.js';
 import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
@@ -16,7 +17,7 @@ import { ExitCode, raiseExitCode } from '../exit-codes.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs } from './report-options.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
@@ -80,6 +81,23 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     if (k < 3) throw new UserError(`the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL`);
     if (argv.compareFlags && !argv.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
     checkLlmCallOptions(argv);
+    checkOutputs(argv, {
+      inputs: {
+        '--questions': argv.questions,
+        '--db-root': argv.dbRoot,
+        '--agent': specs.map(([, file]) => file),
+        '--labels': argv.labels,
+        '--compare-flags': argv.compareFlags,
+        '--price-file': argv.priceFile,
+        '--replay': argv.replay,
+        '--store': argv.store,
+      },
+      outputs: {
+        '--out': argv.out === undefined ? undefined : AUDIT_OUTPUT_FILES.map((f) => join(argv.out!, f)),
+        '--save-agent-sql': argv.saveAgentSql === undefined ? undefined : llmSpecs.map((a) => agentSqlPath(argv.saveAgentSql!, a.name)),
+        '--store': argv.store,
+      },
+    });
     const batchProgress = batchProgressLine();
     const batch = batchModeOptions(argv, (p) => {
       // The bar exists by the time a wave polls.

@@ -5,7 +5,7 @@ import { BatchStore } from '../llm/batch/batch-store.js';
 import { batchStatusReport } from '../report/batch-report.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs } from './report-options.js';
 import { VERBS } from './verbs.js';
 
 interface BatchStatusArgs extends ReportOptions {
@@ -18,6 +18,7 @@ const statusCommand: CommandModule<object, BatchStatusArgs> = {
   builder: (y: Argv) =>
     addReportOptions(y.option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store holding the batch ids' })) as unknown as Argv<BatchStatusArgs>,
   handler: (argv) => {
+    checkOutputs(argv, { inputs: { '--store': argv.store } });
     if (!existsSync(argv.store)) throw new UserError(`no run store at ${argv.store}: pass the --store the batch run used`);
     const store = openRunStore(argv.store);
     try {

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { importRose } from '../api/import-rose.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs } from './report-options.js';
 import { VERBS } from './verbs.js';
 
 interface RoseArgs extends ReportOptions {
@@ -23,6 +23,7 @@ const rose: CommandModule<object, RoseArgs> = {
         .option('out', { type: 'string', describe: 'Write the per-item records as JSONL to FILE' }),
     ) as unknown as Argv<RoseArgs>,
   handler: (argv) => {
+    checkOutputs(argv, { inputs: { 'ROSE directory': argv.dir }, outputs: { '--out': argv.out } });
     const result = importRose(argv);
     for (const note of result.notes) process.stderr.write(`sqlboard: ${note}\n`);
     emitReport(result.report, result.json, argv);

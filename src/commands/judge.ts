@@ -24,7 +24,7 @@ import { createLiveJudge } from '../judge/setup.js';
 import { summarizeJudge } from '../judge/summary.js';
 import { judgeJson, judgeReport } from '../report/judge-report.js';
 import { emitReport, processIo, type ReportOptions } from '../report/output.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs } from './report-options.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
@@ -113,6 +113,18 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       batchProgress(p);
     });
     const specs = parseSystemSpecs(argv.system);
+    checkOutputs(argv, {
+      inputs: {
+        '--questions': argv.questions,
+        '--db-root': argv.dbRoot,
+        '--system': specs.map(([, file]) => file),
+        '--descriptions': argv.descriptions,
+        '--replay': argv.replay,
+        '--price-file': argv.priceFile,
+        '--store': argv.store,
+      },
+      outputs: { '--items': argv.items, '--record': argv.record, '--store': argv.store },
+    });
     const bench = loadBenchmark(argv.questions);
     const systems = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: argv.repair ?? [] }));
     const store = openRunStore(argv.store);
@@ -165,7 +177,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       });
       execProgress.stop();
       judgeProgress.stop();
-      if (argv.record && judge.cache) processIo.writeFile(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)));
+      if (argv.record && judge.cache) processIo.writeFile(argv.record, formatReplay(replayEntries(judge.cache, judge.client.usedKeys)), '--record');
       if (argv.items) writeItems(argv.items, redactDeep(judgeItemRecords(run.items, bench)));
       const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
       for (const line of loadNotes(argv.questions, bench, systems)) process.stderr.write(line);

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { leaderboard, type LeaderboardOptions } from '../api/leaderboard.js';
 import { UserError } from '../errors.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
 import { finishRun } from './outcome.js';
 import { VERBS } from './verbs.js';
@@ -61,6 +61,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .example('$0 leaderboard a.jsonl b.jsonl --flags frontier_spider.csv --html board.html', 'Per-item leaderboard with an HTML report'),
     ),
   handler: (argv) => {
+    checkOutputs(argv, { inputs: { 'verdict file': argv.files, '--items': argv.items, '--flags': argv.flags, '--board': argv.board } });
     if (argv.board !== undefined && argv.by === undefined && argv.failUnder?.length) throw new UserError('--fail-under gates systems scored from verdict files, not a published --board');
     const gates = argv.board === undefined ? parseFailUnder(argv.failUnder, LEADERBOARD_GATES) : [];
     if (argv.flags === undefined && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');

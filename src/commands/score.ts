@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { bundledSpider } from '../benchmark/bundled.js';
 import { readErrorFlags, unknownFlagTasks } from '../benchmark/error-flags.js';
@@ -15,7 +16,7 @@ import { runScore, type ScoreRun } from '../execution/score-run.js';
 import { emInputs } from '../execution/em-inputs.js';
 import { atLeast } from '../api/option-checks.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
 import { finishRun } from './outcome.js';
 import { withoutUnusableDatabases, type SkippedDatabase } from '../execution/skip-databases.js';
@@ -108,6 +109,17 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       : bundled?.systems.map((s) => ({ name: s.name, file: s.file, repairs: s.repairs ?? [] }));
     if (!specs || specs.length === 0) throw new UserError('name at least one --system NAME=FILE');
     const flagsFile = argv.flags ?? bundled?.flags;
+    checkOutputs(argv, {
+      inputs: {
+        '--questions': questions,
+        '--db-root': dbRoot,
+        '--system': specs.map((s) => s.file),
+        '--flags': flagsFile,
+        '--tables': argv.tables ?? join(dirname(questions), 'tables.json'),
+        '--store': argv.store,
+      },
+      outputs: { '--items': argv.items, '--store': argv.store },
+    });
     const flags = flagsFile ? readErrorFlags(flagsFile) : undefined;
     const gates = parseFailUnder(argv.failUnder, SCORE_GATES);
     if (!flags && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');

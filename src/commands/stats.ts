@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs, type PathOptions } from './report-options.js';
 import { stats } from '../api/stats.js';
 import type { CommandResult } from '../api/types.js';
 import type { ContinuousMetric } from '../execution/metric-means.js';
@@ -13,7 +13,12 @@ import { VERBS } from './verbs.js';
 
 // ---- output -----------------------------------------------------------------------------
 
-const emit = (out: CommandResult, argv: ReportOptions): void => emitReport(out.report, out.json, argv);
+/** Checks the outputs against the input files before computing (`compute`), then emits. */
+const emit = (argv: ReportOptions, inputs: PathOptions, compute: () => CommandResult): void => {
+  checkOutputs(argv, { inputs });
+  const out = compute();
+  emitReport(out.report, out.json, argv);
+};
 
 type Sub<A> = CommandModule<object, A & ReportOptions>;
 const withReport = <A>(y: Argv<object>): Argv<A & ReportOptions> => addReportOptions(y) as unknown as Argv<A & ReportOptions>;
@@ -38,7 +43,7 @@ const gap: Sub<GapArgs> = {
         .option('error-rate', { type: 'number', describe: 'e/N as a fraction (instead of --flawed)' })
         .option('confidence', { type: 'number', default: 0.95, describe: 'One-sided confidence for g*' }),
     ),
-  handler: (argv) => emit(stats({ ...argv, statistic: 'gap' }), argv),
+  handler: (argv) => emit(argv, {}, () => stats({ ...argv, statistic: 'gap' })),
 };
 
 // ---- prevalence -------------------------------------------------------------------------
@@ -71,7 +76,7 @@ const prevalence: Sub<PrevalenceArgs> = {
           .option('flagged', { type: 'number', describe: 'Items it flagged among N' }),
       ).option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence of the CI' }),
     ),
-  handler: (argv) => emit(stats({ ...argv, statistic: 'prevalence' }), argv),
+  handler: (argv) => emit(argv, {}, () => stats({ ...argv, statistic: 'prevalence' })),
 };
 
 // ---- detector ---------------------------------------------------------------------------
@@ -89,7 +94,7 @@ const detector: Sub<DetectorArgs> = {
   describe: 'Error-detector quality (positive = error) with its flag-everything and random floors',
   builder: (y) =>
     withReport<DetectorArgs>(confusionOptions(y).option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence of the Wilson CIs' })),
-  handler: (argv) => emit(stats({ ...argv, statistic: 'detector' }), argv),
+  handler: (argv) => emit(argv, {}, () => stats({ ...argv, statistic: 'detector' })),
 };
 
 // ---- interval ---------------------------------------------------------------------------
@@ -118,7 +123,7 @@ const interval: Sub<IntervalArgs> = {
         .option('seed', { type: 'number', default: 42, describe: 'With --items: bootstrap seed' })
         .option('iterations', { type: 'number', default: 2000, describe: 'With --items: bootstrap resamples' }),
     ),
-  handler: (argv) => emit(stats({ ...argv, statistic: 'interval', metric: argv.metric as ContinuousMetric | undefined }), argv),
+  handler: (argv) => emit(argv, { '--items': argv.items }, () => stats({ ...argv, statistic: 'interval', metric: argv.metric as ContinuousMetric | undefined })),
 };
 
 // ---- agreement --------------------------------------------------------------------------
@@ -147,7 +152,7 @@ const agreement: Sub<AgreementArgs> = {
         .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
         .option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence' }),
     ),
-  handler: (argv) => emit(stats({ ...argv, statistic: 'agreement' }), argv),
+  handler: (argv) => emit(argv, { 'label file': [argv.a, argv.b] }, () => stats({ ...argv, statistic: 'agreement' })),
 };
 
 // ---- the verb ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { parseEnsembleSpec } from '../validate/ensembles.js';
 import { judgeValidationItems } from '../validate/live.js';
 import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../validate/sources.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions } from './report-options.js';
+import { addReportOptions, checkOutputs } from './report-options.js';
 import { terminalProgress } from './progress.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { validateReport } from '../report/validate-report.js';
@@ -109,6 +109,17 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     wholeNumber('seed', argv.seed);
     if ((argv.judge ?? []).length === 0 && !argv.provider) throw new UserError('name at least one --judge NAME=SOURCE (or a live judge with --provider)');
     checkLlmCallOptions(argv);
+    const live = argv.provider !== undefined;
+    checkOutputs(argv, {
+      inputs: {
+        '--set': argv.set,
+        '--judge': (argv.judge ?? []).flatMap((spec) => parseJudgeSpec(spec).sources),
+        '--db-root': argv.dbRoot,
+        '--replay': argv.replay,
+        '--store': live ? argv.store : undefined,
+      },
+      outputs: { '--store': live ? argv.store : undefined },
+    });
     if (argv.batch && !argv.provider) throw new UserError('--batch applies to a live judge (--provider); recorded judges are only read');
     const sets = loadValidationSets(argv.set);
     const judges = (argv.judge ?? []).map((spec) => {

@@ -26,9 +26,8 @@
  * Because `--csv`/`--md` take an optional value, put them after positional arguments
  * (`sqlboard x a.jsonl --csv`, not `--csv a.jsonl`), or write `--csv -`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
+import { writeOutputFile } from '../benchmark/write-file.js';
 import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
@@ -49,7 +48,8 @@ export interface ReportOptions {
 export interface ReportIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  writeFile: (path: string, text: string) => void;
+  /** `flag` names the option in an error (`--md`, `--record`). */
+  writeFile: (path: string, text: string, flag?: string) => void;
   /** The terminal's width, or undefined when stdout is not a terminal. */
   columns?: () => number | undefined;
 }
@@ -57,21 +57,23 @@ export interface ReportIo {
 export const processIo: ReportIo = {
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
-  writeFile: (path, text) => {
-    mkdirSync(dirname(path), { recursive: true });
-    // No configured API key reaches a report file, whatever text carried it (src/llm/secrets.ts).
-    writeFileSync(path, redact(text));
-  },
+  // No configured API key reaches a report file, whatever text carried it (src/llm/secrets.ts).
+  writeFile: (path, text, flag = 'output') => writeOutputFile(flag, path, redact(text)),
   columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
 };
 
 const toStdout = (v: string | undefined): boolean => v === '' || v === '-';
 
+/** Extensions of files sqlboard reads or writes; a report file may end only in its own. */
+const DATA_EXTENSIONS = new Set(['jsonl', 'json', 'sql', 'sqlite', 'sqlite3', 'db', 'csv', 'tsv', 'md', 'markdown', 'html', 'htm']);
+const OWN_EXTENSIONS: Record<string, string[]> = { '--csv': ['csv'], '--md': ['md', 'markdown'], '--html': ['html', 'htm'] };
+
 /**
- * Renders `report` (and `json` for --json) as `argv` asks. Throws UserError for conflicting or
- * incomplete options BEFORE writing anything, so a bad flag never leaves half the output behind.
+ * Throws UserError for output options that conflict or mean nothing: two formats on stdout, `--html`
+ * without a FILE, `--wide` when no terminal table is printed. Commands call it (through
+ * checkOutputs, src/commands/report-options.ts) before any work; emitReport again before writing.
  */
-export function emitReport(report: Report, json: unknown, argv: ReportOptions, io: ReportIo = processIo): void {
+export function checkReportOptions(argv: ReportOptions): void {
   const stdoutFormats = [argv.json ? '--json' : '', toStdout(argv.csv) ? '--csv' : '', toStdout(argv.md) ? '--md' : ''].filter(Boolean);
   if (stdoutFormats.length > 1) {
     throw new UserError(`${stdoutFormats.join(' and ')} would all write to stdout; give --csv/--md a FILE`);
@@ -79,19 +81,45 @@ export function emitReport(report: Report, json: unknown, argv: ReportOptions, i
   if (argv.html !== undefined && (argv.html === '' || argv.html === '-')) {
     throw new UserError('--html needs a FILE to write (the page is not printed to stdout)');
   }
+  for (const { flag, path } of reportFiles(argv)) {
+    // `leaderboard --md a.jsonl b.jsonl` reads as --md FILE: the Markdown would replace the verdict file a.jsonl.
+    const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+    if (ext !== undefined && DATA_EXTENSIONS.has(ext) && !OWN_EXTENSIONS[flag]!.includes(ext)) {
+      throw new UserError(
+        `${flag} ${path}: a .${ext} file is data, not this report (${flag} takes the word after it as its FILE): put ${flag} after the input files, write ${flag} - for stdout, or give a FILE ending in .${OWN_EXTENSIONS[flag]![0]}`,
+      );
+    }
+  }
+  if (argv.wide && stdoutFormats.length > 0) {
+    throw new UserError(`--wide sets the terminal table's width, and ${stdoutFormats[0]} prints instead of that table: drop one of them`);
+  }
+}
 
-  const files: [string, string][] = [];
-  if (argv.csv !== undefined && !toStdout(argv.csv)) files.push([argv.csv, renderCsv(report)]);
-  if (argv.md !== undefined && !toStdout(argv.md)) files.push([argv.md, renderMarkdown(report)]);
-  if (argv.html !== undefined) files.push([argv.html, renderHtml(report)]);
+/** The files the report options write, with their flags (`--csv FILE`, `--md FILE`, `--html FILE`). */
+export function reportFiles(argv: ReportOptions): { flag: string; path: string }[] {
+  const files: { flag: string; path: string }[] = [];
+  if (argv.csv !== undefined && !toStdout(argv.csv)) files.push({ flag: '--csv', path: argv.csv });
+  if (argv.md !== undefined && !toStdout(argv.md)) files.push({ flag: '--md', path: argv.md });
+  if (argv.html !== undefined) files.push({ flag: '--html', path: argv.html });
+  return files;
+}
+
+/**
+ * Renders `report` (and `json` for --json) as `argv` asks. Throws UserError for conflicting or
+ * incomplete options BEFORE writing anything, so a bad flag never leaves half the output behind.
+ */
+export function emitReport(report: Report, json: unknown, argv: ReportOptions, io: ReportIo = processIo): void {
+  checkReportOptions(argv);
+  const render = { '--csv': renderCsv, '--md': renderMarkdown, '--html': renderHtml };
+  const files = reportFiles(argv).map(({ flag, path }) => [flag, path, render[flag as keyof typeof render](report)] as const);
 
   if (argv.json) io.stdout(JSON.stringify(json, null, 2) + '\n');
   else if (toStdout(argv.csv)) io.stdout(renderCsv(report));
   else if (toStdout(argv.md)) io.stdout(renderMarkdown(report));
   else io.stdout(renderTerminal(report, argv.wide ? Infinity : (io.columns?.() ?? DEFAULT_COLUMNS)));
 
-  for (const [path, text] of files) {
-    io.writeFile(path, text);
+  for (const [flag, path, text] of files) {
+    io.writeFile(path, text, flag);
     io.stderr(`sqlboard: wrote ${path}\n`);
   }
 }

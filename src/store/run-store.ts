@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirs } from '../benchmark/write-file.js';
 import { guardStore, noteStoreFile } from './store-failure.js';
 
 /**
@@ -41,15 +41,4 @@ export function openRunStore(file: string = DEFAULT_STORE): RunStore {
       if (db.open) db.close();
     },
   };
-}
-
-/**
- * mkdir -p one level at a time: Node 20's recursive mkdirSync loops forever on a path it cannot
- * create under /proc (ENOENT from a directory that exists), where this fails at once.
- */
-function makeDirs(dir: string): void {
-  if (existsSync(dir)) return;
-  const parent = dirname(dir);
-  if (parent !== dir) makeDirs(parent);
-  mkdirSync(dir);
 }
