@@ -16,6 +16,7 @@ import { batchProgressLine } from './batch-progress.js';
 import { ExitCode, raiseExitCode } from '../exit-codes.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { auditJson, auditReport } from '../report/audit.js';
+import { auditExplorer } from '../report/explorer-audit.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { loadNotes } from '../report/load-notes.js';
@@ -170,6 +171,8 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     };
     const json = auditJson(report, ev, ctx);
     if (argv.out) for (const f of writeAuditOutputs(argv.out, report, json, ev)) process.stderr.write(`sqlboard: wrote ${f}\n`);
-    emitReport(auditReport(report, ev, ctx), json, argv);
+    const page = auditReport(report, ev, ctx);
+    if (argv.html !== undefined) page.explorer = auditExplorer(bench, inputs, report);
+    emitReport(page, json, argv);
   },
 };

@@ -23,6 +23,8 @@ import { runJudge } from '../judge/run.js';
 import { createLiveJudge } from '../judge/setup.js';
 import { summarizeJudge } from '../judge/summary.js';
 import { judgeJson, judgeReport } from '../report/judge-report.js';
+import { judgeExplorer } from '../report/explorer-judge.js';
+import { runPreviews } from '../execution/run-previews.js';
 import { emitReport, processIo, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { loadNotes } from '../report/load-notes.js';
@@ -198,7 +200,19 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         process.stderr.write(`sqlboard: stopped: ${run.stopped}; ${left} items not judged. Everything judged is kept in ${argv.store}: re-run to continue.\n`);
       }
       const ctx = { questions: argv.questions, tasks: bench.tasks.length, deps: judge.deps, price: judge.price };
-      emitReport(judgeReport(run, summaries, ctx), judgeJson(run, summaries, ctx), argv);
+      const report = judgeReport(run, summaries, ctx);
+      if (argv.html !== undefined) {
+        report.explorer = judgeExplorer(
+          {
+            bench,
+            systems: systems.map((s) => ({ name: s.system, sql: (id) => s.byTask.get(id)?.sql })),
+            items: redactDeep(judgeItemRecords(run.items, bench)),
+            previews: await runPreviews(engine, bench, systems),
+          },
+          run.judge,
+        );
+      }
+      emitReport(report, judgeJson(run, summaries, ctx), argv);
       const unscored = run.items.filter((r) => r.correct === null).length;
       finishRun({
         // A budget stop leaves its items unscored (correct: null), so the count covers it.

@@ -10,7 +10,9 @@ import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
 import { DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_RESULT_BYTES, ExecutionEngine, MAX_RESULT_BYTES } from '../execution/engine.js';
-import { addCleanSubset, type ComparatorName } from '../execution/ex-run.js';
+import { addCleanSubset, comparatorSql, type ComparatorName } from '../execution/ex-run.js';
+import { runPreviews, type RunPreviews } from '../execution/run-previews.js';
+import { scoreExplorer } from '../report/explorer-score.js';
 import { defaultMetrics, parseMetrics } from '../execution/score-metrics.js';
 import { runScore, type ScoreRun } from '../execution/score-run.js';
 import { emInputs } from '../execution/em-inputs.js';
@@ -140,6 +142,9 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     let skipped: SkippedDatabase[] = [];
     const timing = terminalProgress('timing (VES)');
     let run: ScoreRun;
+    /** The tasks scored (without skipped databases) and their result previews, for --html's explorer. */
+    let previews: RunPreviews | undefined;
+    let scored: Benchmark | undefined;
     const notes: string[] = [];
     try {
       const full = loadBenchmark(questions);
@@ -167,6 +172,9 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
         execute: (d, t) => progress.update(d, t),
         time: (d, t) => timing.update(d, t),
       });
+      // The explorer's result previews come from the run store, which closes below.
+      scored = bench;
+      if (argv.html !== undefined) previews = await runPreviews(engine, bench, loaded.systems, comparatorSql(comparator, argv.keepDistinct));
     } finally {
       progress.stop();
       timing.stop();
@@ -178,6 +186,18 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags) } : undefined;
     for (const line of loadNotes(questions, loaded.bench, loaded.systems)) process.stderr.write(line);
     const report = scoreReport(run, questions, flagInfo);
+    if (argv.html !== undefined) {
+      report.explorer = scoreExplorer(
+        {
+          bench: scored!,
+          systems: loaded.systems.map((s) => ({ name: s.system, sql: (id) => s.byTask.get(id)?.sql })),
+          items: run.items,
+          ...(previews ? { previews } : {}),
+          ...(flags ? { flags } : {}),
+        },
+        run.comparator,
+      );
+    }
     const json = scoreJson(run, questions, flagInfo);
     if (skipped.length) {
       const tasks = skipped.reduce((k, d) => k + d.tasks, 0);

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { databaseFile, dbIdProblem, sqliteFileProblem } from './database-file.js';
 import { ExecutionStore } from './result-store.js';
+import { PREVIEW_ROWS, previewOf, type ResultPreview } from './result-preview.js';
 import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
 import { canMeasureMemory } from './process-memory.js';
@@ -268,6 +269,25 @@ export class ExecutionEngine {
       if (!failed) this.store?.flush();
     }
     return keys.map((k) => found.get(k)!);
+  }
+
+  /**
+   * Previews of results this engine has run or found in the run store (never executes; works after
+   * close()): undefined for a request it has no result for. Keyed as run() keys them.
+   */
+  async previews(requests: readonly ExecRequest[], rows = PREVIEW_ROWS): Promise<(ResultPreview | undefined)[]> {
+    const byKey = new Map<string, ResultPreview | undefined>();
+    const out: (ResultPreview | undefined)[] = [];
+    for (const r of requests) {
+      const dbSha = await this.sha(this.dbPath(r.dbId));
+      const key = `${dbSha}\n${r.sql}`;
+      if (!byKey.has(key)) {
+        const kept = this.memo.get(key);
+        byKey.set(key, kept ? previewOf(kept) : this.store?.preview(ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes), rows));
+      }
+      out.push(byKey.get(key));
+    }
+    return out;
   }
 
   /** Process ids of the execution processes now alive. */

@@ -76,8 +76,12 @@ export function taskDifficulty(bench: Benchmark, task: Task): string {
 }
 
 /** The SQL the chosen official evaluator actually executes; undefined when it scores 0 without executing. */
+export function comparatorSql(comparator: ComparatorName, keepDistinct: boolean): (sql: string, isPrediction: boolean) => string | undefined {
+  return comparator === 'spider' ? (sql, isPrediction) => spiderExecutedSql(sql, keepDistinct, isPrediction) : (sql) => sql;
+}
+
 function executedSql(sql: string, opts: ExOptions, isPrediction: boolean): string | undefined {
-  return opts.comparator === 'spider' ? spiderExecutedSql(sql, opts.keepDistinct ?? false, isPrediction) : sql;
+  return comparatorSql(opts.comparator, opts.keepDistinct ?? false)(sql, isPrediction);
 }
 
 /** What test-suite-sql-eval does when sqlparse finds no statement in an empty text: scores 0 without executing. */

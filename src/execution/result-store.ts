@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { decodeRows } from './cell-codec.js';
 import type { WireResult } from './pool-protocol.js';
 import { rowSetDigest } from './row-set.js';
+import { previewFromStored, type ResultPreview } from './result-preview.js';
 import type { ExecResult } from './types.js';
 import type { RunStore } from '../store/run-store.js';
 import { guardStore } from '../store/store-failure.js';
@@ -29,6 +30,7 @@ const BIG_RESULT_CHARS = 1 << 24;
 export class ExecutionStore {
   private readonly get;
   private readonly getLean;
+  private readonly getHead;
   private readonly put;
   private readonly putMany;
   private pending: Record<string, unknown>[] = [];
@@ -59,6 +61,12 @@ export class ExecutionStore {
     // Without the rows, for callers that compare row sets only: a re-run decodes nothing.
     this.getLean = store.db.prepare<[string], StoredRow>(
       "SELECT status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key = ?",
+    );
+    // A report's preview: the first rows and the count, cut out by SQLite so a huge result is never decoded here.
+    this.getHead = store.db.prepare<[number, string], { status: string; columns: string; head: string; total: number; error: string | null }>(
+      `SELECT status, columns, error, json_array_length(rows) AS total,
+         (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(e.rows) LIMIT ?)) AS head
+       FROM executions e WHERE key = ?`,
     );
     this.put = store.db.prepare(
       `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set)
@@ -103,6 +111,14 @@ export class ExecutionStore {
       ...(row.error !== null ? { error: row.error } : {}),
       ms: row.ms,
     };
+  }
+
+  /** The first `rows` rows of a kept result, for a report (no timeout check: it only shows what was run). */
+  preview(key: string, rows: number): ResultPreview | undefined {
+    const row = guardStore(this.file, () => this.getHead.get(rows, key));
+    if (!row) return undefined;
+    const status = row.status as ExecResult['status'];
+    return previewFromStored(status, decodeColumns(row.columns).columns, status === 'ok' ? row.head : '[]', status === 'ok' ? row.total : 0, row.error ?? undefined);
   }
 
   /**

@@ -3,6 +3,7 @@ import { columnAlign, formatCell, formatMeta, shownMeta } from './format.js';
 import { isInterval, type Plot, type Report, type Table } from './model.js';
 import { renderIntervalPlot } from './svg-interval.js';
 import { renderMatrixPlot } from './svg-matrix.js';
+import { EXPLORER_CSS, explorerScriptSource, renderExplorer } from './explorer-html.js';
 
 /** Tables longer than this start collapsed, so the plots stay near the top of the page. */
 const COLLAPSE_ROWS = 40;
@@ -81,8 +82,9 @@ function renderPlot(plot: Plot): string {
 }
 
 /**
- * The report as ONE self-contained HTML page: inline CSS, inline SVG, no scripts, and a
- * Content-Security-Policy that forbids every network fetch, so it opens offline and leaks nothing.
+ * The report as ONE self-contained HTML page: inline CSS, inline SVG, and a Content-Security-Policy
+ * that forbids every network fetch, so it opens offline and leaks nothing. No script runs but the
+ * per-item explorer's own (allowed by its hash), when the report has one.
  */
 export function renderHtml(report: Report): string {
   const meta = shownMeta(report);
@@ -95,21 +97,27 @@ export function renderHtml(report: Report): string {
     const table = s.table ? renderTable(s.table) : '';
     return `<section>\n<h2>${escapeXml(s.title)}</h2>\n${notes}\n${plots}\n${table}\n</section>`;
   });
+  const explorer = report.explorer ? renderExplorer(report.explorer) : '';
+  // Scripts run only in a page with an explorer, and only the one whose hash the policy names.
+  const scripts = report.explorer ? `; script-src ${explorerScriptSource()}` : '';
+  const toExplorer = report.explorer ? '<p class="note"><a href="#explorer">Per-task explorer</a> (every task, each system\'s SQL, result and verdict)</p>' : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:${scripts}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="sqlboard">
 <title>${escapeXml(report.title)}</title>
-<style>${CSS}</style>
+<style>${CSS}${report.explorer ? EXPLORER_CSS : ''}</style>
 </head>
 <body>
 <main>
 <h1>${escapeXml(report.title)}</h1>
 ${metaHtml}
+${toExplorer}
 ${sections.join('\n')}
+${explorer}
 </main>
 </body>
 </html>

@@ -29,6 +29,8 @@
  * `format`, and CSV writes them unformatted so spreadsheets get exact values.
  */
 
+import type { ExplorerData } from './explorer-model.js';
+
 /** An estimate with its interval; any object with these fields (e.g. stats' `Interval`) fits. */
 export interface IntervalValue {
   estimate: number;
@@ -146,6 +148,8 @@ export interface Section {
 
 export interface Report {
   title: string;
+  /** The per-item explorer (score, judge, audit with --html); only the HTML page shows it. */
+  explorer?: ExplorerData;
   /** Key facts shown under the title (inputs, seed, N, method names). */
   meta?: Record<string, Cell>;
   sections: Section[];
