@@ -105,6 +105,10 @@ describe('score --html: the per-item explorer on the bundled Spider dev run', ()
     expect(await page.textContent('#ex-detail .ex-question')).toBe(DEV[0]!.question);
     const cards = await page.$$eval('#ex-detail .ex-sys', (cs) => cs.map((c) => (c as HTMLElement).dataset.system));
     expect(cards).toHaveLength(23);
+    // The bundled run scores EM too (Spider): each card shows the item's EM beside its EX verdict.
+    const first = items.find((it) => it.system === cards[0] && it.taskId === '0') as Item & { em: boolean | number };
+    const badges = await page.$$eval('#ex-detail .ex-sys:first-of-type .ex-badge', (bs) => bs.map((b) => b.textContent));
+    expect(badges).toContain(`EM ${Number(first.em)}`);
     await page.evaluate(() => document.getElementById('explorer')!.scrollIntoView());
     await page.keyboard.press('j'); // task 1, whose detail shows its systems' SQL and result tables
     const screenshot = await page.screenshot({ path: join(OUT, 'explorer-score.png') });

@@ -60,6 +60,8 @@ export interface ExplorerItem {
   aq?: 1;
   rt?: string;
   why?: string;
+  /** Score: the item's other metrics by name (Soft-F1, EM, VES, R-VES), when they were computed. */
+  mx?: Record<string, number>;
   /** Judge: the plain EX verdict beside the judge's. */
   ex?: 1 | 0;
 }

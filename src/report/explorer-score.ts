@@ -13,6 +13,22 @@ export interface ExplorerInputs {
   flags?: Map<string, boolean>;
 }
 
+/** Per-item metric fields of `score --items` lines, and the names the page shows them by. */
+const ITEM_METRICS: [field: string, label: string][] = [
+  ['softF1', 'Soft-F1'],
+  ['em', 'EM'],
+  ['ves', 'VES'],
+  ['rVes', 'R-VES'],
+];
+
+function itemMetrics(it: ItemRecord): Record<string, number> | undefined {
+  const found = ITEM_METRICS.flatMap(([field, label]) => {
+    const v = it[field];
+    return typeof v === 'number' ? [[label, v] as const] : typeof v === 'boolean' ? [[label, v ? 1 : 0] as const] : [];
+  });
+  return found.length > 0 ? Object.fromEntries(found) : undefined;
+}
+
 /** Item fields shared by score and judge lines. */
 function baseItem(it: ItemRecord, sql: string | undefined, preview: number | undefined): ExplorerItem {
   return {
@@ -20,6 +36,7 @@ function baseItem(it: ItemRecord, sql: string | undefined, preview: number | und
     v: it.correct === null ? null : it.correct ? 1 : 0,
     ...(it.predError !== undefined ? { e: it.predError } : {}),
     ...(preview !== undefined ? { p: preview } : {}),
+    ...(itemMetrics(it) ? { mx: itemMetrics(it)! } : {}),
   };
 }
 

@@ -191,6 +191,7 @@ function showDetail() {
     if (it && it.gx) top.appendChild(badge('GoldX', 'b-flag'));
     if (it && it.aq) top.appendChild(badge('AmbQ', 'b-amb'));
     if (it && it.ex !== undefined) top.appendChild(badge('EX ' + (it.ex ? '1' : '0'), 'b-ex'));
+    if (it && it.mx) for (const [k, v] of Object.entries(it.mx)) top.appendChild(badge(k + ' ' + (Number.isInteger(v) ? String(v) : v.toFixed(3)), 'b-ex'));
     card.appendChild(top);
     if (it) {
       if (it.rt) card.appendChild(el('p', 'ex-muted', 'route: ' + it.rt));

@@ -13,6 +13,7 @@ const CSS = `
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: #fff; }
 main { max-width: 1180px; margin: 0 auto; padding: 28px 32px 60px; }
+main.wide { max-width: 1640px; }
 h1 { font-size: 24px; margin: 0 0 10px; }
 h2 { font-size: 18px; margin: 34px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0 0 8px; color: var(--muted); }
@@ -112,7 +113,7 @@ export function renderHtml(report: Report): string {
 <style>${CSS}${report.explorer ? EXPLORER_CSS : ''}</style>
 </head>
 <body>
-<main>
+<main${report.explorer ? ' class="wide"' : ''}>
 <h1>${escapeXml(report.title)}</h1>
 ${metaHtml}
 ${toExplorer}
