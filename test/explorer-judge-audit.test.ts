@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ROOT, SPIDER, runCli } from './helpers/cli.js';
+import { ROOT, SHARED, SPIDER, maxLineWidth, runCli } from './helpers/cli.js';
 import { launchChromium } from './helpers/chromium.js';
 import { startFakeLlmServer, type FakeLlmServer } from './helpers/fake-llm-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from './judge/spider-fixture.js';
@@ -120,5 +120,11 @@ describe('audit --html', () => {
     await page.evaluate(() => document.getElementById('explorer')!.scrollIntoView());
     await page.screenshot({ path: join(OUT, 'explorer-audit.png') });
     await page.close();
+    // The audit's terminal tables with labels (its widest: detectors and baselines) fit 100 columns.
+    const labels = join(SHARED, 'salus', 'ground_truth', 'GT_RS_200.csv');
+    const table = await runCli(['audit', '--questions', questions, '--db-root', join(SPIDER, 'database'), ...agents.flatMap((a) => ['--agent', a]), '--store', join(tmp, 'audit.db'), '--labels', labels]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain('majority vote of the agents');
+    expect(maxLineWidth(table.stdout)).toBeLessThanOrEqual(100);
   });
 });

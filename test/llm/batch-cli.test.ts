@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readItems } from '../../src/benchmark/items.js';
-import { runCli, runCliAndKill } from '../helpers/cli.js';
+import { maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
 import { startFakeBatchServer } from '../helpers/fake-batch-server.js';
 import type { FakeBatchServer } from '../helpers/fake-batch-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from '../judge/spider-fixture.js';
@@ -83,6 +83,11 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
     expect(st.code).toBe(0);
     const out = JSON.parse(st.stdout) as { batches: { id: string; state: string; collected: boolean; total: number }[] };
     expect(out.batches.map((b) => [b.id, b.state, b.collected, b.total])).toEqual(server.batches.map((b) => [b.id, 'completed', true, b.lines.length]));
+    // The table lists the same batches within 100 columns (stdout is a pipe).
+    const table = await runCli(['batch', 'status', '--store', store]);
+    expect(table.code).toBe(0);
+    expect(table.stdout.match(/completed/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(maxLineWidth(table.stdout)).toBeLessThanOrEqual(100);
   }, 240_000);
 
   it('--batch-wait none submits wave 1 and exits 3 (partial, 7 items waiting); the same command later collects them', async () => {
