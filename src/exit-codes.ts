@@ -13,6 +13,10 @@ export const ExitCode = {
   Partial: 3,
   /** Complete results, but a `--fail-under METRIC=VALUE` gate was not met. */
   BelowThreshold: 4,
+  /** Stopped by SIGINT (Ctrl-C), 128 + 2 as shells report it; everything finished is in the run store. */
+  Interrupted: 130,
+  /** Stopped by SIGTERM, 128 + 15; everything finished is in the run store. */
+  Terminated: 143,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -21,6 +21,7 @@ import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from './progress.js';
+import { stopCleanlyOnSignals } from './interrupt.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { parseLlmAgentSpecs } from '../audit/agent-specs.js';
@@ -116,6 +117,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     const priceTable = argv.priceFile ? readPriceFile(argv.priceFile) : undefined;
     const store = openRunStore(argv.store);
     const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.timeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
+    const release = stopCleanlyOnSignals({ store: argv.store, stopNow: () => (engine.interruptNow(), store.close()) });
     const genProgress = terminalProgress('generating SQL');
     const progress = terminalProgress('executing');
     let inputs;
@@ -152,6 +154,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       inputs = await executeForAudit(bench, agents, engine, (d, t) => progress.update(d, t));
       executionMs = performance.now() - t0;
     } finally {
+      release();
       genProgress.stop();
       progress.stop();
       await engine.close();

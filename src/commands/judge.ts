@@ -29,6 +29,7 @@ import { emitReport, processIo, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from './progress.js';
+import { stopCleanlyOnSignals } from './interrupt.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { finishRun } from './outcome.js';
@@ -131,6 +132,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     const systems = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: argv.repair ?? [] }));
     const store = openRunStore(argv.store);
     const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.execTimeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
+    const release = stopCleanlyOnSignals({ store: argv.store, stopNow: () => (engine.interruptNow(), store.close()) });
     const execProgress = terminalProgress('executing');
     const judgeProgress = terminalProgress('judging');
     try {
@@ -220,6 +222,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         belowThreshold: [],
       });
     } finally {
+      release();
       execProgress.stop();
       judgeProgress.stop();
       await engine.close();

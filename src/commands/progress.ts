@@ -6,12 +6,41 @@ export interface Progress {
   stop(): void;
 }
 
+/** How far a stage got, for the message an interrupted run prints (src/commands/interrupt.ts). */
+export interface StageCount {
+  label: string;
+  done: number;
+  total: number;
+  /** False when the stage's results are not kept in the run store (VES timings): a re-run redoes them. */
+  kept: boolean;
+}
+
+/** Every stage this process reported progress for, in order, and the bars still drawn. */
+const stages: StageCount[] = [];
+const drawn = new Set<{ abort(): void }>();
+
+/** The stages reported so far; stops every bar still drawn, clearing its line and restoring the cursor and line wrap. */
+export function abortProgress(): StageCount[] {
+  for (const bar of drawn) bar.abort();
+  drawn.clear();
+  return stages;
+}
+
 /**
  * A progress bar (done/total, rate, ETA) on stderr, only when stderr is a terminal, so
  * piped or `--json` runs keep their streams clean. Rate and ETA are smoothed (EtaEstimator).
+ * The counts are recorded either way, for the message of an interrupted run.
  */
-export function terminalProgress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
-  if (!stream.isTTY) return { update: () => {}, stop: () => {} };
+export function terminalProgress(label: string, stream: NodeJS.WriteStream = process.stderr, opts: { kept?: boolean } = {}): Progress {
+  const count: StageCount = { label, done: 0, total: 0, kept: opts.kept ?? true };
+  let counted = false;
+  const record = (done: number, total: number): void => {
+    if (!counted) stages.push(count);
+    counted = true;
+    count.done = done;
+    count.total = total;
+  };
+  if (!stream.isTTY) return { update: record, stop: () => {} };
   // Loaded only for a terminal: piped and --json runs, and every test, never draw a bar.
   const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
@@ -25,13 +54,22 @@ export function terminalProgress(label: string, stream: NodeJS.WriteStream = pro
   );
   let started = false;
   let eta: EtaEstimator | undefined;
+  const live = {
+    abort(): void {
+      // stop() shows the cursor, turns line wrap back on and ends the bar's line; then that line is cleared.
+      bar.stop();
+      stream.write('\x1b[1A\r\x1b[2K');
+    },
+  };
   return {
     update(done, total) {
+      record(done, total);
       const now = Date.now();
       if (!started) {
         bar.start(total, done, { rate: '?', eta: '?' });
         eta = new EtaEstimator(now, done);
         started = true;
+        drawn.add(live);
       }
       const rate = eta!.update(done, now);
       bar.setTotal(total);
@@ -39,6 +77,7 @@ export function terminalProgress(label: string, stream: NodeJS.WriteStream = pro
     },
     stop() {
       if (started) bar.stop();
+      drawn.delete(live);
     },
   };
 }

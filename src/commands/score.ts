@@ -27,6 +27,7 @@ import { breakdownByDatabase } from '../stats/by-database.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
 import { loadNotes } from '../report/load-notes.js';
 import { terminalProgress } from './progress.js';
+import { stopCleanlyOnSignals } from './interrupt.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { VERBS } from './verbs.js';
 import { addRepairOption } from './repair-option.js';
@@ -136,11 +137,12 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       store,
       ...(argv.workers !== undefined ? { workers: argv.workers } : {}),
     });
+    const release = stopCleanlyOnSignals({ store: argv.store, stopNow: () => (engine.interruptNow(), store.close()) });
     for (const note of engine.notes) process.stderr.write(`sqlboard: ${note}\n`);
     const progress = terminalProgress('executing');
     let loaded: { bench: Benchmark; systems: PredictionSet[] };
     let skipped: SkippedDatabase[] = [];
-    const timing = terminalProgress('timing (VES)');
+    const timing = terminalProgress('timing (VES)', process.stderr, { kept: false });
     let run: ScoreRun;
     /** The tasks scored (without skipped databases) and their result previews, for --html's explorer. */
     let previews: RunPreviews | undefined;
@@ -176,6 +178,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       scored = bench;
       if (argv.html !== undefined) previews = await runPreviews(engine, bench, loaded.systems, comparatorSql(comparator, argv.keepDistinct));
     } finally {
+      release();
       progress.stop();
       timing.stop();
       await engine.close();

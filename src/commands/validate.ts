@@ -16,6 +16,7 @@ import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../validate/sourc
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { terminalProgress } from './progress.js';
+import { stopCleanlyOnSignals } from './interrupt.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { validateReport } from '../report/validate-report.js';
 import { VERBS } from './verbs.js';
@@ -52,6 +53,7 @@ async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<Jud
   });
   const store = openRunStore(argv.store);
   const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, store });
+  const release = stopCleanlyOnSignals({ store: argv.store, stopNow: () => (engine.interruptNow(), store.close()) });
   const exec = terminalProgress('executing');
   const judging = terminalProgress('judging');
   try {
@@ -78,6 +80,7 @@ async function liveJudge(argv: ValidateArgs, sets: ValidationSet[]): Promise<Jud
       },
     });
   } finally {
+    release();
     exec.stop();
     judging.stop();
     await engine.close();

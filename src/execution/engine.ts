@@ -5,6 +5,7 @@ import { UserError } from '../errors.js';
 import { databaseFile, dbIdProblem, sqliteFileProblem } from './database-file.js';
 import { ExecutionStore } from './result-store.js';
 import { PREVIEW_ROWS, previewOf, type ResultPreview } from './result-preview.js';
+import { killTimingProcesses } from './timing-processes.js';
 import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
 import { canMeasureMemory } from './process-memory.js';
@@ -297,6 +298,23 @@ export class ExecutionEngine {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  /**
+   * For a signal that ends the process now (SIGINT, SIGTERM): kills every execution process at once
+   * (a query inside SQLite cannot be stopped any other way, and an orphan would run it to the end)
+   * and writes the results waiting for their transaction, so the run store holds every finished one.
+   */
+  interruptNow(): void {
+    for (const pid of this.pool.pids()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    killTimingProcesses();
+    this.store?.flush();
   }
 
   private costGuess(job: { dbPath: string; sql: string }): number {

@@ -5,6 +5,7 @@ import type { ExRun } from './ex-run.js';
 import { meanScore } from './metric-means.js';
 import type { TimingReply, TimingRequest } from './timing-protocol.js';
 import type { VesTiming } from './ves.js';
+import { trackTimingProcess } from './timing-processes.js';
 
 const isSource = import.meta.url.endsWith('.ts');
 const CHILD = fileURLToPath(new URL(`./timing-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
@@ -27,6 +28,7 @@ class Timer {
   private start(): void {
     const child = fork(CHILD, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: isSource ? ['--import', 'tsx'] : [] });
     this.child = child;
+    trackTimingProcess(child);
     this.ready = new Promise((resolve) => child.once('message', () => resolve()));
   }
 
