@@ -15,11 +15,20 @@ function rowSet(r: ExecResult): Set<string> {
 }
 
 /**
+ * A result as BIRD's evaluators fetch it: with Python's strict UTF-8 decoding, so TEXT that is
+ * not valid UTF-8 makes it an execution error (the same object when it has none).
+ */
+export function birdView(r: ExecResult): ExecResult {
+  return r.undecodable === undefined ? r : { status: 'error', columns: [], rows: [], error: r.undecodable, ms: r.ms };
+}
+
+/**
  * BIRD's official EX: `set(predicted_res) == set(ground_truth_res)` with Python equality;
- * an error or timeout on either side scores 0; two empty results score 1.
+ * an error or timeout on either side scores 0, undecodable TEXT included (birdView); two
+ * empty results score 1.
  */
 export function birdEqual(gold: ExecResult, pred: ExecResult): boolean {
-  if (gold.status !== 'ok' || pred.status !== 'ok') return false;
+  if (gold.status !== 'ok' || pred.status !== 'ok' || gold.undecodable !== undefined || pred.undecodable !== undefined) return false;
   if (gold === pred) return true;
   // A digest stands for rows that were never copied to this process (ExecResult.rowSet).
   if (gold.rowSet !== undefined || pred.rowSet !== undefined) {

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** Every SQLite 3 database file starts with these 16 bytes (https://sqlite.org/fileformat.html). */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -51,4 +51,26 @@ export function sqliteFileProblem(path: string): string | undefined {
     if (fd !== undefined) closeSync(fd);
   }
   return undefined;
+}
+
+/**
+ * test-suite-sql-eval's database folder: every entry of the database file's directory whose name
+ * contains `.sqlite` (its exact rule, so `x.sqlite.bak` and `x.sqlite-wal` count too), the
+ * database file first, the others by name (officially in directory order, which cannot change a
+ * verdict: the prediction must match on all of them). Each is checked like the database file;
+ * the reason is returned for the first that is not a SQLite file, as the official program stops
+ * with an assertion when the gold fails on one.
+ */
+export function testSuiteFiles(mainPath: string): { files: string[] } | { bad: string; problem: string } {
+  const dir = dirname(mainPath);
+  const others = readdirSync(dir)
+    .filter((name) => name.includes('.sqlite'))
+    .map((name) => resolve(dir, name))
+    .filter((path) => path !== mainPath)
+    .sort();
+  for (const path of others) {
+    const problem = sqliteFileProblem(path);
+    if (problem) return { bad: path, problem };
+  }
+  return { files: [mainPath, ...others] };
 }

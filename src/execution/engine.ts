@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { databaseFile, dbIdProblem, sqliteFileProblem } from './database-file.js';
+import { databaseFile, dbIdProblem, sqliteFileProblem, testSuiteFiles } from './database-file.js';
 import { ExecutionStore } from './result-store.js';
 import { PREVIEW_ROWS, previewOf, type ResultPreview } from './result-preview.js';
 import { killTimingProcesses } from './timing-processes.js';
@@ -80,6 +80,7 @@ export class ExecutionEngine {
   private readonly shaByPath = new Map<string, string>();
   private readonly paths = new Map<string, string>();
   private readonly sizes = new Map<string, number>();
+  private readonly folders = new Map<string, string[]>();
 
   constructor(private readonly opts: EngineOptions) {
     const timeoutSec = opts.timeoutSec ?? 30;
@@ -159,6 +160,26 @@ export class ExecutionEngine {
     return path;
   }
 
+  /**
+   * The files test-suite-sql-eval runs a task's queries on: the database file, then every other
+   * file in its folder whose name contains `.sqlite` (see testSuiteFiles); a UserError naming the
+   * file when one is no SQLite database (officially the gold's failure there stops the evaluator).
+   */
+  folderFiles(dbId: string, taskId?: string): string[] {
+    let files = this.folders.get(dbId);
+    if (!files) {
+      const found = testSuiteFiles(this.dbPath(dbId, taskId));
+      if ('bad' in found) {
+        throw new UserError(
+          `database "${dbId}": ${found.bad} ${found.problem}; under --comparator spider every file in the database's folder whose name contains ".sqlite" is a test-suite database (move it away)`,
+        );
+      }
+      files = found.files;
+      this.folders.set(dbId, files);
+    }
+    return files;
+  }
+
   /** Checks that every task's database is a SQLite file before any work starts. */
   checkDatabases(tasks: Iterable<{ id: string; dbId: string }>): void {
     for (const t of tasks) this.dbPath(t.dbId, t.id);
@@ -187,11 +208,15 @@ export class ExecutionEngine {
     this.stats.requested += requests.length;
     const keys: string[] = [];
     const todo = new Map<string, { storeKey: string; dbSha: string; dbPath: string; sql: string; lead: boolean }>();
+    // A request names its database, or one file of its folder (folderFiles): each file is hashed,
+    // and keyed in the memo and the store, on its own.
+    const paths = requests.map((r) => r.file ?? this.dbPath(r.dbId));
     const shas = new Map<string, string>();
-    for (const id of new Set(requests.map((r) => r.dbId))) shas.set(id, await this.sha(this.dbPath(id)));
+    for (const path of new Set(paths)) shas.set(path, await this.sha(path));
     let reusedNow = 0;
     for (const [i, r] of requests.entries()) {
-      const dbSha = shas.get(r.dbId)!;
+      const dbPath = paths[i]!;
+      const dbSha = shas.get(dbPath)!;
       // Requests repeat (systems agree with each other and with the gold): the store's content
       // hash is computed once per distinct query, not once per request.
       const key = `${dbSha}\n${r.sql}`;
@@ -209,7 +234,7 @@ export class ExecutionEngine {
       } else {
         // The first query to run starts the processes the constructor did not.
         if (todo.size === 0) this.pool.warm();
-        todo.set(key, { storeKey, dbSha, dbPath: this.dbPath(r.dbId), sql: r.sql, lead: opts.first?.(i) ?? false });
+        todo.set(key, { storeKey, dbSha, dbPath, sql: r.sql, lead: opts.first?.(i) ?? false });
       }
     }
     const total = reusedNow + todo.size;

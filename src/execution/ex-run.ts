@@ -1,7 +1,7 @@
 import type { RepairCounts } from '../benchmark/repairs.js';
 import type { Benchmark, ItemRecord, PredictionSet, Task } from '../benchmark/types.js';
 import { spiderHardness } from '../sql/spider-hardness.js';
-import { birdEqual } from './compare-bird.js';
+import { birdEqual, birdView } from './compare-bird.js';
 import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from './compare-spider.js';
 import { type ExecutionEngine, type EngineStats } from './engine.js';
 import { runPairs, type ResultPair } from './result-pairs.js';
@@ -58,6 +58,11 @@ export interface ExRun {
   comparator: ComparatorName;
   keepDistinct: boolean;
   tasks: number;
+  /**
+   * spider: the databases whose folder holds more than one `.sqlite` file (test-suite-sql-eval's
+   * distilled databases), with the count; absent when there are none.
+   */
+  testSuiteDatabases?: { dbId: string; files: number }[];
   difficultyLevels: string[];
   systems: SystemScore[];
   items: ItemRecord[];
@@ -84,6 +89,9 @@ function executedSql(sql: string, opts: ExOptions, isPrediction: boolean): strin
   return comparatorSql(opts.comparator, opts.keepDistinct ?? false)(sql, isPrediction);
 }
 
+const NONE: readonly string[] = [];
+const NONE_INDEX: number[] = [];
+
 /** What test-suite-sql-eval does when sqlparse finds no statement in an empty text: scores 0 without executing. */
 const NO_STATEMENT: ExecResult = { status: 'error', columns: [], rows: [], error: 'no statement to execute (empty prediction)', ms: 0 };
 
@@ -101,14 +109,22 @@ export async function runEx(
   engine.checkDatabases(bench.tasks);
   const keepDistinct = opts.keepDistinct ?? false;
   const nTasks = bench.tasks.length;
+  // test-suite-sql-eval runs gold and prediction on every `.sqlite` file of the task's database
+  // folder and counts the prediction correct only if it matches on all of them; BIRD uses the
+  // database file alone. Per task: the other files (usually none).
+  const extraFiles = bench.tasks.map((t) => (opts.comparator === 'spider' ? engine.folderFiles(t.dbId, t.id).slice(1) : NONE));
   /** Requests whose text the evaluator would not execute (NO_STATEMENT); they run as '' and count as that error. */
   const unexecuted = new Set<number>();
-  const request = (dbId: string, sql: string | undefined): ExecRequest => ({ dbId, sql: sql ?? '' });
+  const request = (dbId: string, sql: string | undefined, file?: string): ExecRequest => ({ dbId, sql: sql ?? '', ...(file !== undefined ? { file } : {}) });
   const requests: ExecRequest[] = bench.tasks.map((t, ti) => {
     const sql = executedSql(t.goldSql, opts, false);
     if (sql === undefined) unexecuted.add(ti);
     return request(t.dbId, sql);
   });
+  /** Each request on the task's other files: its index (pushed after the one on the database file). */
+  const onExtraFiles = (ti: number, main: number): number[] =>
+    extraFiles[ti]!.length === 0 ? NONE_INDEX : extraFiles[ti]!.map((file) => requests.push({ ...requests[main]!, file }) - 1);
+  const goldExtra = bench.tasks.map((_t, ti) => onExtraFiles(ti, ti));
   const predIndex: (number | undefined)[][] = systems.map((s) =>
     bench.tasks.map((t) => {
       const p = s.byTask.get(t.id);
@@ -119,7 +135,8 @@ export async function runEx(
       return requests.length - 1;
     }),
   );
-  // Soft-F1 is BIRD's metric: it runs the SQL as written. Under the bird comparator those are
+  const predExtra = systems.map((_s, si) => bench.tasks.map((_t, ti) => (predIndex[si]![ti] === undefined ? NONE_INDEX : onExtraFiles(ti, predIndex[si]![ti]!))));
+  // Soft-F1 is BIRD's metric: it runs the SQL as written, on the database file. Under the bird comparator those are
   // EX's own executions; under spider (which rewrites DISTINCT and `value`) it needs its own.
   const wantF1 = opts.softF1 ?? false;
   const f1OwnRuns = wantF1 && opts.comparator !== 'bird';
@@ -135,29 +152,40 @@ export async function runEx(
   const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
   const orderMatters = bench.tasks.map((t) => opts.comparator === 'spider' && spiderOrderMatters(t.goldSql, keepDistinct));
   const levels = LEVELS[bench.format];
-  const verdicts = systems.map(() => new Array<boolean>(nTasks).fill(false));
+  /** Per system and task: on how many of the task's files the prediction matched the gold. */
+  const matched = systems.map(() => new Uint16Array(nTasks));
   const f1 = systems.map(() => new Array<number>(nTasks).fill(0));
   const pairs: ResultPair[] = [];
   systems.forEach((_, si) =>
     bench.tasks.forEach((_t, ti) => {
       const pi = predIndex[si]![ti];
       if (pi === undefined) return;
+      // A text the evaluator does not execute never matches, on any file.
+      if (unexecuted.has(ti) || unexecuted.has(pi)) return;
       const f1Here = wantF1 && !f1OwnRuns;
+      const onFile = (g: ExecResult, p: ExecResult): void => {
+        if (compare(opts.comparator, g, p, orderMatters[ti]!)) matched[si]![ti]!++;
+      };
       pairs.push({
         gold: ti,
         pred: pi,
         onBoth: (g, p) => {
-          verdicts[si]![ti] = !unexecuted.has(ti) && !unexecuted.has(pi) && compare(opts.comparator, g, p, orderMatters[ti]!);
+          onFile(g, p);
           if (f1Here) f1[si]![ti] = softF1(g, p);
         },
       });
+      goldExtra[ti]!.forEach((gi, k) => pairs.push({ gold: gi, pred: predExtra[si]![ti]![k]!, onBoth: onFile }));
       if (f1OwnRuns) pairs.push({ gold: f1GoldIndex[ti]!, pred: f1PredIndex[si]![ti]!, onBoth: (g, p) => (f1[si]![ti] = softF1(g, p)) });
     }),
   );
   // The bird comparison needs only each result's row set, computed where the rows are produced;
   // the spider comparison and soft-F1 need the rows.
   const results = await runPairs(engine, requests, pairs, onProgress, { needRows: opts.comparator !== 'bird' || wantF1 });
-  const gold = results.slice(0, nTasks);
+  // As the comparator's evaluator fetches results: BIRD's strict decoding makes undecodable TEXT an error.
+  const view = opts.comparator === 'bird' ? birdView : (r: ExecResult): ExecResult => r;
+  /** The result to report for a query run on every file of a task: the first that failed, else the database file's. */
+  const reported = (main: ExecResult, extra: number[]): ExecResult =>
+    main.status !== 'ok' ? view(main) : (extra.map((i) => results[i]!).find((r) => r.status !== 'ok') ?? view(main));
 
   const items: ItemRecord[] = [];
   const scores = systems.map((s, si) => {
@@ -178,10 +206,11 @@ export async function runEx(
     };
     const first = items.length;
     bench.tasks.forEach((task, ti) => {
-      const g = unexecuted.has(ti) ? NO_STATEMENT : gold[ti]!;
+      const g = unexecuted.has(ti) ? NO_STATEMENT : reported(results[ti]!, goldExtra[ti]!);
       const idx = predIndex[si]![ti];
-      const p: ExecResult | undefined = idx === undefined ? undefined : unexecuted.has(idx) ? NO_STATEMENT : results[idx];
-      const correct = p !== undefined && verdicts[si]![ti]!;
+      const p: ExecResult | undefined =
+        idx === undefined ? undefined : unexecuted.has(idx) ? NO_STATEMENT : reported(results[idx]!, predExtra[si]![ti]!);
+      const correct = p !== undefined && matched[si]![ti] === 1 + extraFiles[ti]!.length;
       const level = difficulties[ti]!;
       const bucket = (score.byDifficulty[level] ??= { n: 0, correct: 0, accuracy: 0 });
       bucket.n++;
@@ -215,12 +244,19 @@ export async function runEx(
     comparator: opts.comparator,
     keepDistinct,
     tasks: bench.tasks.length,
+    ...testSuiteDatabases(bench, extraFiles),
     // The format's levels, then any other level the questions file uses.
     difficultyLevels: [...new Set([...levels, ...difficulties])],
     systems: scores,
     items,
     execution: { ...engine.stats },
   };
+}
+
+function testSuiteDatabases(bench: Benchmark, extraFiles: readonly (readonly string[])[]): Pick<ExRun, 'testSuiteDatabases'> {
+  const files = new Map<string, number>();
+  bench.tasks.forEach((t, ti) => extraFiles[ti]!.length > 0 && files.set(t.dbId, 1 + extraFiles[ti]!.length));
+  return files.size > 0 ? { testSuiteDatabases: [...files].sort().map(([dbId, n]) => ({ dbId, files: n })) } : {};
 }
 
 function compare(comparator: ComparatorName, gold: ExecResult, pred: ExecResult, orderMatters: boolean): boolean {

@@ -11,9 +11,10 @@ import { guardStore } from '../store/store-failure.js';
 
 /**
  * Bumped whenever what an execution records changes, so older rows are not reused (2: integral
- * REALs; 3: ±Infinity and -0 cells, which plain JSON turned into null and 0).
+ * REALs; 3: ±Infinity and -0 cells, which plain JSON turned into null and 0; 4: TEXT that is not
+ * valid UTF-8 kept as its errors="ignore" decoding and marked, no longer with U+FFFD).
  */
-const RESULT_FORMAT = 3;
+const RESULT_FORMAT = 4;
 /** Saves wait in memory for one transaction: a commit per row cost more than the queries. */
 const SAVE_BATCH = 200;
 const SAVE_WAIT_MS = 200;
@@ -135,8 +136,16 @@ export class ExecutionStore {
       db: dbSha,
       sql,
       status: result.status,
-      // Plain array of names, or {names, integralReals} when the result has integral REALs.
-      columns: JSON.stringify(result.integralReals ? { names: result.columns, integralReals: result.integralReals } : result.columns),
+      // Plain array of names, or {names, integralReals?, undecodable?} when the result has either.
+      columns: JSON.stringify(
+        result.integralReals || result.undecodable !== undefined
+          ? {
+              names: result.columns,
+              ...(result.integralReals ? { integralReals: result.integralReals } : {}),
+              ...(result.undecodable !== undefined ? { undecodable: result.undecodable } : {}),
+            }
+          : result.columns,
+      ),
       rows: rowsJson,
       error: result.error ?? null,
       ms: result.ms,
@@ -195,7 +204,12 @@ function hashFile(path: string): Promise<string> {
   });
 }
 
-function decodeColumns(text: string): { columns: string[]; integralReals?: number[] } {
-  const parsed = JSON.parse(text) as string[] | { names: string[]; integralReals: number[] };
-  return Array.isArray(parsed) ? { columns: parsed } : { columns: parsed.names, integralReals: parsed.integralReals };
+function decodeColumns(text: string): { columns: string[]; integralReals?: number[]; undecodable?: string } {
+  const parsed = JSON.parse(text) as string[] | { names: string[]; integralReals?: number[]; undecodable?: string };
+  if (Array.isArray(parsed)) return { columns: parsed };
+  return {
+    columns: parsed.names,
+    ...(parsed.integralReals ? { integralReals: parsed.integralReals } : {}),
+    ...(parsed.undecodable !== undefined ? { undecodable: parsed.undecodable } : {}),
+  };
 }

@@ -3,6 +3,7 @@ import { significantTokens, unquote } from '../sql/tokenize.js';
 import { rewriteDoubleQuoted, unresolvedDoubleQuoted } from './dqs.js';
 import { pythonSqliteRefusal } from './python-sqlite-input.js';
 import type { Cell, ExecResult } from './types.js';
+import { markUndecodable } from './undecodable-text.js';
 
 const MAX_DQS_REWRITES = 64;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -13,7 +14,8 @@ class QueryError extends Error {}
 /**
  * Executes one query on an open read-only connection, as a standard SQLite build would:
  * rows as arrays (duplicate column names survive), integers exact (bigint beyond ±2^53),
- * double-quoted literals accepted, and nothing that could change the database allowed.
+ * double-quoted literals accepted, TEXT that is not valid UTF-8 decoded as test-suite-sql-eval
+ * does and marked (ExecResult.undecodable), and nothing that could change the database allowed.
  */
 export function runQuery(
   db: Database.Database,
@@ -45,6 +47,8 @@ export function runQuery(
     // The byte budget is counted as rows are stepped, so a huge result stops here, in the execution
     // process, instead of reaching the parent and the run store (see cellBytes for what counts).
     let bytes = 0;
+    // better-sqlite3 shows TEXT that is not valid UTF-8 with U+FFFD; such a result is looked at again.
+    let replacement = false;
     for (const row of stmt.iterate() as IterableIterator<unknown[]>) {
       if (rows.length >= maxRows) {
         throw new QueryError(`result too large: more than ${maxRows.toLocaleString('en-US')} rows (--max-rows)`);
@@ -54,6 +58,7 @@ export function runQuery(
       for (let c = 0; c < row.length; c++) {
         const v = row[c];
         if (typeof v === 'number' && Number.isInteger(v)) integralReals.push(rows.length * row.length + c);
+        else if (typeof v === 'string' && !replacement && v.includes('\uFFFD')) replacement = true;
         bytes += cellBytes(v);
         row[c] = toCell(v);
       }
@@ -64,7 +69,15 @@ export function runQuery(
       rows.push(row as Cell[]);
     }
     counted.bytes = bytes;
-    return { status: 'ok', columns, rows, ...(integralReals.length > 0 ? { integralReals } : {}), ms: elapsed() };
+    const undecodable = replacement ? markUndecodable(db, stmt.source, columns, rows) : undefined;
+    return {
+      status: 'ok',
+      columns,
+      rows,
+      ...(integralReals.length > 0 ? { integralReals } : {}),
+      ...(undecodable !== undefined ? { undecodable } : {}),
+      ms: elapsed(),
+    };
   } catch (e) {
     return { status: 'error', columns: [], rows: [], error: (e as Error).message, ms: elapsed() };
   }

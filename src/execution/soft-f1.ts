@@ -9,12 +9,13 @@ import type { Cell, ExecResult } from './types.js';
  *  - within a pair, a predicted value matches when it occurs anywhere in the gold row (membership,
  *    not column position), and every count is divided by the gold row's width;
  *  - an unpaired gold row counts one gold-only, an unpaired predicted row one prediction-only;
- *  - two empty results score 1; an error on either side scores 0.
+ *  - two empty results score 1; an error on either side scores 0, TEXT that is not valid UTF-8
+ *    included (Python's strict decoding raises on it).
  * Sums are plain left-to-right float additions, as Python 3.11's `sum` does, so the value matches
  * the official one to the last bit.
  */
 export function softF1(gold: ExecResult, pred: ExecResult): number {
-  if (gold.status !== 'ok' || pred.status !== 'ok') return 0;
+  if (gold.status !== 'ok' || pred.status !== 'ok' || gold.undecodable !== undefined || pred.undecodable !== undefined) return 0;
   return softF1Rows(gold.rows, pred.rows);
 }
 

@@ -17,6 +17,13 @@ export interface ExecResult {
    */
   integralReals?: number[];
   /**
+   * Set when some TEXT cell's bytes are not valid UTF-8: such cells hold Python's
+   * `errors="ignore"` decoding (test-suite-sql-eval's), and this is the error Python's strict
+   * decoding raises on fetching them (BIRD's evaluators), which makes the result an execution
+   * error under BIRD's rules (birdView).
+   */
+  undecodable?: string;
+  /**
    * rowSetDigest(rows), when the execution process computed it: then `rows` may be left empty, as
    * the `bird` comparison needs only this.
    */
@@ -30,4 +37,6 @@ export interface ExecResult {
 export interface ExecRequest {
   dbId: string;
   sql: string;
+  /** One of ExecutionEngine.folderFiles(dbId) (test-suite's extra databases); default the database file. */
+  file?: string;
 }

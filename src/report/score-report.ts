@@ -18,6 +18,7 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
     keepDistinct: run.keepDistinct,
     questions,
     tasks: run.tasks,
+    ...(run.testSuiteDatabases ? { testSuiteDatabases: run.testSuiteDatabases } : {}),
     systems: [...run.systems]
       .sort((a, b) => b.accuracy - a.accuracy)
       .map((s) => ({
@@ -104,6 +105,11 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
           'A missing prediction counts wrong; a prediction that fails or times out counts wrong.',
           ...(repaired.length > 0
             ? [`Repairs (opt-in; the official evaluators run the text as given): ${repaired.join(', ')} predictions.`]
+            : []),
+          ...(run.testSuiteDatabases
+            ? [
+                `Test-suite databases (as test-suite-sql-eval): ${run.testSuiteDatabases.map((d) => `${d.dbId} ${d.files}`).join(', ')} .sqlite files; a task counts correct only if its prediction matches the gold on every file of its database's folder.`,
+              ]
             : []),
           ...(goldErrors > 0 ? [`${goldErrors} gold queries failed to execute; those tasks count wrong for every system.`] : []),
           ...(flags
