@@ -116,7 +116,7 @@ describe('score --html: the per-item explorer on the bundled Spider dev run', ()
     expect(facts).toMatchObject({ w: 1400, h: 1000 });
     expect(facts.colours).toBeGreaterThan(8); // not blank: text, verdict colours, tables
     await page.close();
-  });
+  }, 300_000);
 
   it('filters by database, difficulty, system outcome, disagreement and flags give exactly the tasks the items say', async () => {
     const { page } = await open(PAGE);
@@ -163,7 +163,7 @@ describe('score --html: the per-item explorer on the bundled Spider dev run', ()
     await page.selectOption('#ex-flag', '');
     expect(await countText(page)).toBe('1034 of 1034 tasks');
     await page.close();
-  });
+  }, 300_000);
 
   it('search narrows to matching questions and SQL; j/k and arrows move the selection; / focuses the search', async () => {
     const { page } = await open(PAGE);
@@ -201,7 +201,7 @@ describe('score --html: the per-item explorer on the bundled Spider dev run', ()
     await page.keyboard.press('Escape');
     expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('ex-search');
     await page.close();
-  });
+  }, 300_000);
 });
 
 describe('explorer on a phone-sized screen', () => {
@@ -222,7 +222,7 @@ describe('explorer on a phone-sized screen', () => {
     expect(m.page).toBeLessThanOrEqual(m.view);
     expect(m.detail.top).toBeGreaterThanOrEqual(m.list.bottom); // stacked, list above detail
     expect((await pngFacts(png)).w).toBe(360);
-  });
+  }, 300_000);
 });
 
 describe('explorer: hostile predictions', () => {
@@ -250,7 +250,7 @@ describe('explorer: hostile predictions', () => {
     expect(await page.textContent(`${card} table.ex-tbl td`)).toBe('<!--<script>');
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await page.close();
-  });
+  }, 300_000);
 });
 
 describe('explorer at BIRD dev size', () => {
@@ -275,5 +275,5 @@ describe('explorer at BIRD dev size', () => {
     await page.keyboard.press('j');
     expect(await page.$eval('.ex-row.sel', (r) => (r as HTMLElement).dataset.i)).toBe('1');
     await page.close();
-  });
+  }, 300_000);
 });

@@ -82,7 +82,7 @@ describe('judge --html', () => {
     await page.evaluate(() => document.getElementById('explorer')!.scrollIntoView());
     await page.screenshot({ path: join(OUT, 'explorer-judge.png') });
     await page.close();
-  });
+  }, 300_000);
 });
 
 describe('audit --html', () => {
@@ -126,5 +126,5 @@ describe('audit --html', () => {
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toContain('majority vote of the agents');
     expect(maxLineWidth(table.stdout)).toBeLessThanOrEqual(100);
-  });
+  }, 300_000);
 });
