@@ -10,16 +10,17 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { evaluateAudit, readGoldErrorLabels, type GoldErrorLabels } from '../src/audit/evaluate.js';
+import { calibratedErrorRate, readGoldErrorLabels } from '../src/audit/evaluate.js';
 import { executeForAudit } from '../src/audit/execute.js';
 import { injectErrors } from '../src/audit/inject.js';
 import { evaluateInjected } from '../src/audit/injected-eval.js';
-import { runAuditPipeline, type AuditReport } from '../src/audit/pipeline.js';
+import { runAuditPipeline } from '../src/audit/pipeline.js';
 import { bundledSpider } from '../src/benchmark/bundled.js';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import { ExecutionEngine } from '../src/execution/engine.js';
 import { auc } from '../src/stats/ranking.js';
+import { errorRateShift } from '../src/stats/error-rate.js';
 import { DEFAULT_STORE, openRunStore } from '../src/store/run-store.js';
 
 const { values } = parseArgs({
@@ -44,15 +45,18 @@ const out = (s: string): void => void process.stdout.write(s + '\n');
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '–');
 const iv = (v: { estimate: number; low: number; high: number }): string => `${v.estimate >= 0 ? '+' : ''}${f3(v.estimate)} [${f3(v.low)}, ${f3(v.high)}]`;
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const pts = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
 
-type Calibrated = ReturnType<typeof evaluateAudit>['calibrated'];
-const calibrate = (report: AuditReport, l: GoldErrorLabels): Calibrated => evaluateAudit(report, l, { bootstrap: { iterations: 1 } }).calibrated;
 
 try {
   const original = runAuditPipeline(await executeForAudit(bench, agents, engine), { seed: 1 });
-  const before = labels ? calibrate(original, labels) : undefined;
+  const before = labels ? calibratedErrorRate(original, labels) : undefined;
+  const shifts: { seed: number; shift: number; low: number; high: number; net: number }[] = [];
   out(`Spider dev (bundled): ${bench.tasks.length} tasks, ${agents.length} agents; injection rate ${pct(rate)}; seeds ${seeds.join(', ')}`);
   out(`Original gold: ${original.flagged} flagged by the audit; families of dependent agents: ${original.agentFamilies.map((f) => f.join('+')).join(', ') || 'none'}`);
+  if (before) {
+    out(`Calibrated error rate of the original gold (label model's posterior calibrated on ${before.n} labels, cross-fitted): ${pct(before.estimate)} [${pct(before.ciLow)}, ${pct(before.ciHigh)}]; label-free (label model's prior) ${pct(before.labelFree)}; labelled sample ${pct(before.sampleShare)}`);
+  }
   for (const seed of seeds) {
     const inj = await injectErrors(bench, engine, { rate, seed, dbRoot: data.dbRoot });
     const inputs = await executeForAudit(inj.bench, agents, engine);
@@ -76,14 +80,25 @@ try {
     if (labels && before) {
       // The labelled sample after injection: an injected task's gold is wrong whatever its label said.
       const isError = new Map([...labels.isError].map(([id, e]) => [id, e || ids.has(id)]));
-      const after = calibrate(report, { ...labels, isError });
-      const diff = after.estimate - before.estimate;
-      // The two estimates share their labelled sample, so treating them as independent overstates the spread: a conservative interval.
-      const se = Math.sqrt(after.se ** 2 + before.se ** 2);
-      const net = rate * (1 - before.estimate);
-      out(`  calibrated error rate (Rogan–Gladen, TPR/FPR from ${labels.isError.size} labels): before ${pct(before.estimate)} [${pct(before.ciLow)}, ${pct(before.ciHigh)}], after ${pct(after.estimate)} [${pct(after.ciLow)}, ${pct(after.ciHigh)}]`);
-      out(`  shift ${diff >= 0 ? '+' : ''}${(diff * 100).toFixed(1)} points [${((diff - 1.96 * se) * 100).toFixed(1)}, ${((diff + 1.96 * se) * 100).toFixed(1)}] (independent-errors interval); injected ${(rate * 100).toFixed(1)} points, of which about ${(net * 100).toFixed(1)} land on gold that was right (${pct(rate)} × (1 − ${pct(before.estimate)}))`);
+      const after = calibratedErrorRate(report, { ...labels, isError });
+      const shift = errorRateShift(before, after);
+      // An injection into gold that was already wrong adds no error: the error rate can rise only by the share that lands on right gold.
+      const net = (ev.injected / ev.n) * (1 - before.estimate);
+      const hitRight = [...labels.isError].filter(([id, e]) => ids.has(id) && !e).length;
+      const hitLabelled = [...labels.isError.keys()].filter((id) => ids.has(id)).length;
+      shifts.push({ seed, shift: shift.estimate, low: shift.ciLow, high: shift.ciHigh, net });
+      out(`  calibrated error rate: before ${pct(before.estimate)} [${pct(before.ciLow)}, ${pct(before.ciHigh)}], after ${pct(after.estimate)} [${pct(after.ciLow)}, ${pct(after.ciHigh)}]; label-free ${pct(before.labelFree)} → ${pct(after.labelFree)}`);
+      out(
+        `  shift ${pts(shift.estimate)} [${pts(shift.ciLow)}, ${pts(shift.ciHigh)}] points (paired over the ${shift.pairs} labelled tasks); injected ${pts(ev.injected / ev.n)} points, ` +
+          `of which about ${pts(net)} land on gold that was right (injected × (1 − ${pct(before.estimate)}); in the labelled sample ${hitRight} of ${hitLabelled})`,
+      );
     }
+  }
+  if (shifts.length > 0) {
+    const covers = shifts.filter((x) => x.low <= x.net && x.net <= x.high).length;
+    const mean = shifts.reduce((a, x) => a + x.shift, 0) / shifts.length;
+    out('');
+    out(`Error-rate shift over ${shifts.length} seeds: mean ${pts(mean)} points (per seed ${shifts.map((x) => pts(x.shift)).join(', ')}); its interval holds the errors that landed on right gold in ${covers} of ${shifts.length}`);
   }
   if (!labels) out(`\n(no labelled sample at ${labelFile}: calibrated error rates not printed; pass --labels FILE)`);
 } finally {

@@ -2,7 +2,7 @@ import { detectorMetrics } from '../stats/agreement.js';
 import { confusionFrom } from '../stats/confusion.js';
 import { fitCart, predictCart, type CartNode } from './cart.js';
 import { stratifiedFolds } from './folds.js';
-import { fitLogistic, predictLogistic, sigmoid } from './logistic.js';
+import { fitLogistic, predictLogistic, sigmoid } from '../stats/logistic.js';
 import type { Verdict } from './types.js';
 
 /**

@@ -9,6 +9,7 @@ import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
 import { confusionFrom, type Confusion } from '../stats/confusion.js';
 import { detectorDifference, type DetectorDifference } from '../stats/detector-difference.js';
 import { readLabelFile } from '../benchmark/label-files.js';
+import { crossFittedErrorRate, type ErrorRateEstimate } from '../stats/error-rate.js';
 import { roganGladen } from '../stats/prevalence.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { auc, precisionAtK, rankingDifference, type RankingDifference } from '../stats/ranking.js';
@@ -88,7 +89,27 @@ export interface Evaluation {
   };
   /** SALUS's (or any) flags file scored on the same sample. `versus.compare` only when its flags cover every labelled task. */
   compare?: Scored & { file: string; flagged: number; n: number };
-  calibrated: ReturnType<typeof roganGladen>;
+  /**
+   * The benchmark's error rate: the label model's posterior (as a logit) calibrated on the labels,
+   * cross-fitted, plus the labelled sample's out-of-fold residual (stats/error-rate.ts).
+   */
+  calibrated: ErrorRateEstimate & { labelFree: number };
+  /** The older Rogan–Gladen estimate from the flags' labelled confusion table, for comparison (wider: it divides by TPR − FPR). */
+  roganGladen: ReturnType<typeof roganGladen>;
+}
+
+/** The label model's P(gold wrong) as a logit, kept finite (a clamped or saturated posterior is 0 or 1 to machine precision). */
+export const posteriorLogit = (p: number): number => {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.log(q / (1 - q));
+};
+
+/** The calibrated error rate of the audited benchmark (see Evaluation.calibrated); `seed` fixes the folds. */
+export function calibratedErrorRate(report: AuditReport, labels: GoldErrorLabels, seed = 1): Evaluation['calibrated'] {
+  const pos = new Map(report.flags.map((f, i) => [f.taskId, i]));
+  const ids = [...labels.isError.keys()].filter((id) => pos.has(id));
+  const est = crossFittedErrorRate(Array.from(report.labelModel.posterior, posteriorLogit), { ids, index: ids.map((id) => pos.get(id)!), y: ids.map((id) => +labels.isError.get(id)!) }, { seed });
+  return { ...est, labelFree: report.labelModel.errorPrior };
 }
 
 function score(ids: readonly string[], truth: Map<string, boolean>, flagged: (id: string) => boolean): Scored {
@@ -159,7 +180,8 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
       majority: { audit: quality(rankScores.majorityAudit), ex: quality(rankScores.majorityEx) },
       versus: { labelModel: rankVs(rankScores.labelModel), majorityAudit: rankVs(rankScores.majorityAudit), majorityEx: rankVs(rankScores.majorityEx) },
     },
-    calibrated: roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn }),
+    calibrated: calibratedErrorRate(report, labels),
+    roganGladen: roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn }),
   };
   if (opts.compareFlags) {
     const other = opts.compareFlags.flags;

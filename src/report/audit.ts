@@ -64,7 +64,17 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     compare: ev?.compare ? { file: ev.compare.file, flagged: ev.compare.flagged, ...metricsOf(ev.compare) } : null,
     versus: ev ? ev.versus : null,
     ranking: ev ? ev.ranking : null,
-    calibrated: ev ? { estimate: ev.calibrated.estimate, ciLow: ev.calibrated.ciLow, ciHigh: ev.calibrated.ciHigh, method: ev.calibrated.method } : null,
+    calibrated: ev
+      ? {
+          estimate: ev.calibrated.estimate,
+          ciLow: ev.calibrated.ciLow,
+          ciHigh: ev.calibrated.ciHigh,
+          labelFree: ev.calibrated.labelFree,
+          sampleShare: ev.calibrated.sampleShare,
+          method: ev.calibrated.method,
+          roganGladen: { estimate: ev.roganGladen.estimate, ciLow: ev.roganGladen.ciLow, ciHigh: ev.roganGladen.ciHigh, method: ev.roganGladen.method },
+        }
+      : null,
     labelModel: { method: 'Dawid–Skene EM on LF votes and agent verdicts (abstain as an outcome), anchored by decisive facts; dependent agents, found from residual correlation within the gold-right class, vote as one family', agentFamilies: report.agentFamilies, errorPrior: report.labelModel.errorPrior, iterations: report.labelModel.iterations },
     highConfidence: report.highConfidence,
     decisionPlane: report.plane,
@@ -74,6 +84,8 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     llmStopped: ctx.llmStopped ?? null,
   };
 }
+
+const pc = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '–');
 
 export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx: AuditContext): Report {
   const sections: Section[] = [];
@@ -95,7 +107,7 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       title: `Detection of wrong gold on the labelled sample (n = ${ev.n}, ${ev.errors} errors)`,
       notes: [
         `Flag-everything floor F1 ${ev.sweep.metrics.floorF1.toFixed(3)}; labels were read only here, after the audit ran.`,
-        `Calibrated error rate of the benchmark (Rogan–Gladen): ${(ev.calibrated.estimate * 100).toFixed(1)}% [${(ev.calibrated.ciLow * 100).toFixed(1)}%, ${(ev.calibrated.ciHigh * 100).toFixed(1)}%].`,
+        `Calibrated error rate of the benchmark (label model's posterior calibrated on the labels, cross-fitted): ${pc(ev.calibrated.estimate)} [${pc(ev.calibrated.ciLow)}, ${pc(ev.calibrated.ciHigh)}]; label-free (label model's prior) ${pc(ev.calibrated.labelFree)}, labelled sample ${pc(ev.calibrated.sampleShare)}, Rogan–Gladen on the flags ${pc(ev.roganGladen.estimate)} [${pc(ev.roganGladen.ciLow)}, ${pc(ev.roganGladen.ciHigh)}].`,
       ],
       table: {
         columns: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitCart, predictCart } from '../../src/audit/cart.js';
 import { stratifiedFolds } from '../../src/audit/folds.js';
-import { fitLogistic, predictLogistic } from '../../src/audit/logistic.js';
+import { fitLogistic, predictLogistic } from '../../src/stats/logistic.js';
 import { createRng } from '../../src/stats/rng.js';
 
 describe('CART', () => {
