@@ -10,11 +10,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { calibratedErrorRate, readGoldErrorLabels } from '../src/audit/evaluate.js';
+import { calibratedErrorRate, evaluateAudit, readGoldErrorLabels } from '../src/audit/evaluate.js';
 import { executeForAudit } from '../src/audit/execute.js';
 import { injectErrors } from '../src/audit/inject.js';
 import { evaluateInjected } from '../src/audit/injected-eval.js';
-import { runAuditPipeline } from '../src/audit/pipeline.js';
+import { runAuditPipeline, type AuditReport } from '../src/audit/pipeline.js';
 import { bundledSpider } from '../src/benchmark/bundled.js';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
@@ -45,15 +45,26 @@ const out = (s: string): void => void process.stdout.write(s + '\n');
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '–');
 const iv = (v: { estimate: number; low: number; high: number }): string => `${v.estimate >= 0 ? '+' : ''}${f3(v.estimate)} [${f3(v.low)}, ${f3(v.high)}]`;
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const fm = (s: { metrics: { f1: number; mcc: number } }): string => `${f3(s.metrics.f1)} / ${f3(s.metrics.mcc)}`;
+/** What the plane's held-out-agent selection chose, and the best plane candidate's MCC lead over the label model. */
+const planeChoice = (r: AuditReport): string => {
+  const p = r.plane;
+  if (!p) return 'no selection (too few agents)';
+  const chosen = p.config ? `plane ${p.config.aggregation}, depth ${p.config.depth}` : 'label model';
+  return `selection by held-out agents chose the ${chosen} (${p.lead.candidate} minus label model, MCC against the other half: ${iv(p.lead)})`;
+};
 const pts = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
 
 
 try {
-  const original = runAuditPipeline(await executeForAudit(bench, agents, engine), { seed: 1 });
+  const originalInputs = await executeForAudit(bench, agents, engine);
+  const original = runAuditPipeline(originalInputs, { seed: 1 });
   const before = labels ? calibratedErrorRate(original, labels) : undefined;
   const shifts: { seed: number; shift: number; low: number; high: number; net: number }[] = [];
   out(`Spider dev (bundled): ${bench.tasks.length} tasks, ${agents.length} agents; injection rate ${pct(rate)}; seeds ${seeds.join(', ')}`);
   out(`Original gold: ${original.flagged} flagged by the audit; families of dependent agents: ${original.agentFamilies.map((f) => f.join('+')).join(', ') || 'none'}`);
+  const originalPlane = runAuditPipeline(originalInputs, { seed: 1, decisionPlane: true });
+  out(`--decision-plane on the original gold: ${planeChoice(originalPlane)}${labels ? `; on the ${labels.isError.size} labels its flags F1/MCC ${fm(evaluateAudit(originalPlane, labels, { bootstrap: { iterations: 1 } }).sweep)}, the label model's ${fm(evaluateAudit(original, labels, { bootstrap: { iterations: 1 } }).sweep)}` : ''}`);
   if (before) {
     out(`Calibrated error rate of the original gold (label model's posterior calibrated on ${before.n} labels, cross-fitted): ${pct(before.estimate)} [${pct(before.ciLow)}, ${pct(before.ciHigh)}]; label-free (label model's prior) ${pct(before.labelFree)}; labelled sample ${pct(before.sampleShare)}`);
   }
@@ -72,11 +83,11 @@ try {
       const vs = d.versus ? `   ${iv(d.versus.auc)}  ${iv(d.versus.precisionAtK)}  ${iv(d.versus.recall)}` : '';
       out(`  ${d.name.padEnd(58)} ${f3(d.auc).padStart(6)} ${f3(d.precisionAtK).padStart(6)} ${f3(d.recall).padStart(7)} ${String(d.flagged).padStart(8)} ${f3(d.tied).padStart(6)}${vs}`);
     }
-    // The opt-in decision plane, for the record: why it is not the default.
+    // The opt-in decision plane, for the record: what its held-out-agent selection picks, and how its flags do.
     const plane = runAuditPipeline(inputs, { seed: 1, decisionPlane: true });
     const truth = plane.flags.map((f) => ids.has(f.taskId));
     const planeRecall = plane.flags.filter((f, i) => truth[i] && f.flagged).length / ev.injected;
-    out(`  ${'--decision-plane (opt-in): its probability; its flags'.padEnd(58)} ${f3(auc(plane.flags.map((f) => f.probability), truth)).padStart(6)} ${''.padStart(6)} ${f3(planeRecall).padStart(7)} ${String(plane.flagged).padStart(8)}`);
+    out(`  ${'--decision-plane (opt-in): its probability; its flags'.padEnd(58)} ${f3(auc(plane.flags.map((f) => f.probability), truth)).padStart(6)} ${''.padStart(6)} ${f3(planeRecall).padStart(7)} ${String(plane.flagged).padStart(8)}   ${planeChoice(plane)}`);
     if (labels && before) {
       // The labelled sample after injection: an injected task's gold is wrong whatever its label said.
       const isError = new Map([...labels.isError].map(([id, e]) => [id, e || ids.has(id)]));

@@ -1,5 +1,3 @@
-import { detectorMetrics } from '../stats/agreement.js';
-import { confusionFrom } from '../stats/confusion.js';
 import { fitCart, predictCart, type CartNode } from './cart.js';
 import { stratifiedFolds } from './folds.js';
 import { fitLogistic, predictLogistic, sigmoid } from '../stats/logistic.js';
@@ -8,8 +6,9 @@ import type { Verdict } from './types.js';
 /**
  * The decision plane: per-agent reliability models on the 12 gold-SQL features and the agent's
  * own result features (agent-features.ts), a fallback task-level model, and three ways (weighted,
- * top-k, fused) to aggregate the agents' verdicts; the combination is
- * chosen by stratified cross-validation on the high-confidence set (pseudo-labels only).
+ * top-k, fused) to aggregate the agents' verdicts. Which combination (if any: the label model
+ * alone is a candidate too) is chosen by agreement with held-out agents (plane-selection.ts),
+ * never by how well it reproduces the pseudo-labels its own votes made.
  */
 export type Aggregation = 'weighted' | 'topk3' | 'topk5' | 'fusion';
 
@@ -41,8 +40,6 @@ interface Trained {
 
 export interface PlaneOutput {
   config: PlaneConfig;
-  /** CV F1 (error class, against pseudo-labels) per candidate, in CANDIDATES order. */
-  cvF1: number[];
   probability: number[];
   /** Reliability of each agent's verdict on each task, from the chosen depth. */
   reliability: number[][];
@@ -124,46 +121,74 @@ function predict(t: Trained, data: PlaneData, i: number, agg: Aggregation): numb
   }
 }
 
-/** F1 of the error class; 0 when undefined (no errors and no flags in the fold). */
-function f1(truth: readonly number[], pred: readonly boolean[]): number {
-  return detectorMetrics(confusionFrom(truth.map((y) => y === 1), pred)).f1 || 0;
+/** Trains every candidate's models for one CART depth (fusion included: it costs one small logistic fit). */
+export function trainPlane(data: PlaneData, rows: readonly number[], y: readonly number[], depth: 2 | 4): Trained {
+  return train(data, rows, y, depth, true);
 }
 
-/** Chooses the configuration by 5-fold stratified CV on the high-confidence set, refits on all of it, predicts every task. */
-export function runDecisionPlane(data: PlaneData, hcIndex: readonly number[], hcY: readonly number[], seed: number): PlaneOutput {
-  const folds = stratifiedFolds(hcY, 5, seed);
-  const cvF1 = CANDIDATES.map(() => 0);
-  for (const depth of [2, 4] as const) {
-    for (let f = 0; f < 5; f++) {
-      const trRows: number[] = [];
-      const trY: number[] = [];
-      const teRows: number[] = [];
-      const teY: number[] = [];
-      hcIndex.forEach((i, r) => {
-        if (folds[r] === f) {
-          teRows.push(i);
-          teY.push(hcY[r]!);
-        } else {
-          trRows.push(i);
-          trY.push(hcY[r]!);
-        }
-      });
-      if (teRows.length === 0 || !trY.includes(0) || !trY.includes(1)) continue;
-      const t = train(data, trRows, trY, depth, true);
-      CANDIDATES.forEach((c, ci) => {
-        if (c.depth !== depth) return;
-        const pred = teRows.map((i) => predict(t, data, i, c.aggregation) > 0.5);
-        cvF1[ci]! += f1(teY, pred) / 5;
-      });
-    }
-  }
-  let best = 0;
-  cvF1.forEach((v, i) => {
-    if (v > cvF1[best]! + 1e-12) best = i;
-  });
-  const config = CANDIDATES[best]!;
+export { predict as predictPlane };
+export type { Trained as TrainedPlane };
+
+/** Fits the chosen configuration on the whole high-confidence set and predicts every task. */
+export function runDecisionPlane(data: PlaneData, hcIndex: readonly number[], hcY: readonly number[], config: PlaneConfig): PlaneOutput {
   const t = train(data, hcIndex, hcY, config.depth, config.aggregation === 'fusion');
   const probability = data.features.map((_, i) => predict(t, data, i, config.aggregation));
   const reliability = data.verdicts.map((vs, i) => vs.map((_, j) => reliabilityOf(t, data, i, j)));
-  return { config, cvF1, probability, reliability };
+  return { config, probability, reliability };
+}
+
+/**
+ * Every candidate's probability for every task, cross-fitted: the tasks are dealt into `folds`
+ * folds (seeded, stratified by pseudo-label), and a task's probability comes from models trained on the high-confidence
+ * tasks of the other folds only.
+ */
+export function crossFittedPlane(data: PlaneData, hcIndex: readonly number[], hcY: readonly number[], seed: number, folds = 5): number[][] {
+  const n = data.features.length;
+  // Stratified by the pseudo-label, so every fold's training set keeps both classes.
+  const isError = new Array<number>(n).fill(0);
+  hcIndex.forEach((i, r) => (isError[i] = hcY[r]!));
+  const fold = stratifiedFolds(isError, folds, seed);
+  const out = CANDIDATES.map(() => new Array<number>(n).fill(0.5));
+  for (const depth of [2, 4] as const) {
+    for (let f = 0; f < folds; f++) {
+      const rows: number[] = [];
+      const y: number[] = [];
+      hcIndex.forEach((i, r) => {
+        if (fold[i] === f) return;
+        rows.push(i);
+        y.push(hcY[r]!);
+      });
+      if (!y.includes(0) || !y.includes(1)) continue;
+      const t = train(data, rows, y, depth, true);
+      for (let i = 0; i < n; i++) {
+        if (fold[i] !== f) continue;
+        CANDIDATES.forEach((c, ci) => {
+          if (c.depth === depth) out[ci]![i] = predict(t, data, i, c.aggregation);
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The plane learns on a class-balanced set (k per class), so its raw probabilities overstate
+ * the error rate. Flag the tasks it ranks highest, as many as the label model's estimated
+ * prevalence implies (ties broken by the label-model posterior, then task order), and
+ * re-centre the probabilities so that the cut sits at 0.5.
+ */
+export function cutAtPrevalence(p: readonly number[], posterior: Float64Array, prior: number): { flagged: boolean[]; probability: number[] } {
+  const n = p.length;
+  const quota = Math.min(n, Math.max(0, Math.round(prior * n)));
+  const rank = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || posterior[b]! - posterior[a]! || a - b);
+  const flagged = new Array<boolean>(n).fill(false);
+  rank.slice(0, quota).forEach((i) => (flagged[i] = true));
+  const logit = (x: number): number => {
+    const q = Math.min(1 - 1e-9, Math.max(1e-9, x));
+    return Math.log(q / (1 - q));
+  };
+  const above = quota > 0 ? p[rank[quota - 1]!]! : 1;
+  const below = quota < n ? p[rank[quota]!]! : 0;
+  const cut = (logit(above) + logit(below)) / 2;
+  return { flagged, probability: p.map((x) => 1 / (1 + Math.exp(-(logit(x) - cut)))) };
 }

@@ -39,9 +39,10 @@ export interface AuditOptions {
   /** High-confidence examples per class; default 250 scaled by N/1534. */
   k?: number;
   /**
-   * Flag with the decision plane (per-agent CART reliability, chosen by CV on pseudo-labels)
-   * instead of the label model. Off by default: its CV scores every candidate against the
-   * label model's own pseudo-labels (circular), and on the injected-error benchmark its flags
+   * Let the decision plane compete for the flags: the label model alone and eight plane
+   * configurations are scored by agreement with held-out agents (plane-selection.ts), and a
+   * plane is used only when its lead is beyond chance. Off by default: the selection rarely
+   * picks a plane, and on SALUS's labels and the injected-error benchmark the plane's flags
    * are no better than the label model's (README).
    */
   decisionPlane?: boolean;

@@ -89,7 +89,7 @@ const pc = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}
 
 export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx: AuditContext): Report {
   const sections: Section[] = [];
-  const cfg = report.plane ? `${report.plane.config.aggregation}, CART depth ${report.plane.config.depth}` : 'off (flags from the label model)';
+  const cfg = !report.plane ? 'off (flags from the label model)' : report.plane.config ? `${report.plane.config.aggregation}, CART depth ${report.plane.config.depth}` : 'the label model alone won the held-out-agent selection (flags from the label model)';
   if (ev) {
     const side = (b: Baselines, how: string): { name: string; s: Scored }[] => [
       { name: `majority vote of the agents (${how})`, s: b.majority },
@@ -204,7 +204,7 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
         { key: 'validRate', header: 'Executes', format: 'percent' },
         { key: 'goldDisagreement', header: 'Disagrees with gold', format: 'percent' },
         // Reliability comes from the decision plane's per-agent models: without --decision-plane there is none to show.
-        ...(report.plane ? [{ key: 'meanReliability', header: 'Mean reliability', format: 'fixed' as const }] : []),
+        ...(report.plane?.config ? [{ key: 'meanReliability', header: 'Mean reliability', format: 'fixed' as const }] : []),
       ],
       rows: report.agentStats.agents.map((a) => ({ ...a })),
     },

@@ -73,6 +73,27 @@ describe('audit pipeline (label-free CPU pass)', () => {
     expect(a.flags.map((f) => [f.flagged, f.probability, f.score])).toEqual(b.flags.map((f) => [f.flagged, f.probability, f.score]));
     expect(a.plane).not.toBeNull();
     expect(a.plane?.config).toEqual(b.plane?.config);
+    expect(a.plane?.selection).toEqual(b.plane?.selection);
+  });
+
+  it('chooses between the label model and the plane by agreement with held-out agents, not with its own pseudo-labels', () => {
+    const r = runAuditPipeline(inputs, { seed: 1, decisionPlane: true });
+    const p = r.plane!;
+    // Two halves of the agents, disjoint, covering all of them.
+    expect(p.halves.flat().sort()).toEqual([...r.agents].sort());
+    expect(p.halves.every((h) => h.length >= 2)).toBe(true);
+    expect(p.selection.map((s) => s.candidate)[0]).toBe('label model');
+    expect(p.selection).toHaveLength(9);
+    // The lead is the best plane candidate's MCC minus the label model's; a plane is used only when its interval is above 0.
+    const bestPlane = Math.max(...p.selection.slice(1).map((s) => s.mcc));
+    expect(p.lead.estimate).toBeCloseTo(bestPlane - p.selection[0]!.mcc, 9);
+    expect(p.config === null).toBe(!(p.lead.low > 0));
+    if (p.config === null) expect(r.flags.map((f) => f.flagged)).toEqual(Array.from(r.labelModel.posterior, (x) => x > 0.5));
+    // With three agents the halves cannot both hold two: no selection, the label model decides.
+    const three = synthetic(200, 50, 3, 7);
+    const t = runAuditPipeline(three, { seed: 1, decisionPlane: true });
+    expect(t.plane).toBeNull();
+    expect(t.flags.map((f) => f.flagged)).toEqual(Array.from(t.labelModel.posterior, (x) => x > 0.5));
   });
 
   it('reports LF and agent statistics', () => {

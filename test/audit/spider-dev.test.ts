@@ -88,7 +88,7 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
       compare: M;
       versus: { audit: Record<keyof B, D>; ex: Record<keyof B, D>; labelModel: D; compare: D };
       ranking: { k: number; audit: Q; labelModel: Q; majority: { audit: Q; ex: Q }; versus: Record<'labelModel' | 'majorityAudit' | 'majorityEx', { auc: { estimate: number } }> };
-      calibrated: { estimate: number; ciLow: number; ciHigh: number };
+      calibrated: { estimate: number; ciLow: number; ciHigh: number; sampleShare: number; labelFree: number; roganGladen: { ciLow: number; ciHigh: number } };
       decisionPlane: unknown;
       cpuMs: number;
     };
@@ -121,6 +121,12 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
     // The calibrated error rate brackets SALUS's ≈27% for Spider dev.
     expect(j.calibrated.ciLow).toBeLessThan(0.27);
     expect(j.calibrated.ciHigh).toBeGreaterThan(0.27);
+    // It is the labelled sample's 30% corrected by the label model over all tasks: near it, and narrower than
+    // both the sample's own binomial interval (±6.4 points) and Rogan–Gladen's on the flags.
+    expect(j.calibrated.sampleShare).toBe(0.3);
+    expect(Math.abs(j.calibrated.estimate - 0.3)).toBeLessThan(0.03);
+    expect(j.calibrated.ciHigh - j.calibrated.ciLow).toBeLessThan(2 * 0.064);
+    expect(j.calibrated.ciHigh - j.calibrated.ciLow).toBeLessThan(j.calibrated.roganGladen.ciHigh - j.calibrated.roganGladen.ciLow);
     // The SALUS-format flags file (plus the review score) feeds `leaderboard --flags`; review.csv orders every task.
     const csv = readFileSync(join(tmp, 'out', 'flags.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toBe('task_id,predicted_label,score');
@@ -140,5 +146,36 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
         (['audit', 'ex'] as const).map((c) => `${c}: majority ${fm(j.baselines[c].majority)}, by EX ${j.baselines[c].bestSingleByEx.agent} ${fm(j.baselines[c].bestSingleByEx)}, hindsight ${j.baselines[c].bestSingle.agent} ${fm(j.baselines[c].bestSingle)}`).join(' | ') +
         ` | SALUS ${fm(j.compare)} | ranking AUC audit ${j.ranking.audit.auc.toFixed(3)}, LM ${j.ranking.labelModel.auc.toFixed(3)}, majority ${j.ranking.majority.audit.auc.toFixed(3)}/${j.ranking.majority.ex.auc.toFixed(3)} | max tie ${Math.max(...ties.values())} | CPU ${j.cpuMs.toFixed(0)} ms\n`,
     );
+  }, 180_000);
+
+  it('--decision-plane: chooses by agreement with held-out agents, and keeps the label model unless a plane leads beyond chance', async () => {
+    const r = await runCli([
+      'audit',
+      '--questions', join(SPIDER, 'dev.json'),
+      '--db-root', join(SPIDER, 'database'),
+      ...AGENTS.flatMap(([name, file]) => ['--agent', `${name}=${join(P, file)}`]),
+      '--labels', join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv'),
+      '--store', join(tmp, 'store.db'),
+      '--seed', '1',
+      '--repair', 'restore-select',
+      '--decision-plane',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    type S = { candidate: string; f1: number; mcc: number };
+    const j = JSON.parse(r.stdout) as {
+      metrics: M;
+      baselines: { labelModel: M };
+      decisionPlane: { config: unknown; selection: S[]; halves: string[][]; lead: { estimate: number; low: number; high: number; candidate: string } };
+    };
+    const p = j.decisionPlane;
+    expect(p.halves.flat()).toHaveLength(AGENTS.length);
+    // Not circular: the old CV scored every candidate F1 0.97–1.00 against pseudo-labels from its own votes;
+    // against a held-out half of the agents no candidate comes near that.
+    expect(Math.max(...p.selection.map((s) => s.f1))).toBeLessThan(0.9);
+    expect(p.config === null).toBe(!(p.lead.low > 0));
+    // The flags are then at least as good as the label model's on SALUS's labels.
+    expect(j.metrics.mcc).toBeGreaterThanOrEqual(j.baselines.labelModel.mcc - 1e-12);
+    process.stderr.write(`decision plane selection: ${p.selection.map((s) => `${s.candidate} ${s.f1.toFixed(3)}/${s.mcc.toFixed(3)}`).join('; ')}; lead ${p.lead.candidate} ${p.lead.estimate.toFixed(3)} [${p.lead.low.toFixed(3)}, ${p.lead.high.toFixed(3)}]; chosen ${JSON.stringify(p.config)}\n`);
   }, 180_000);
 });
