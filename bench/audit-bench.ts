@@ -60,7 +60,7 @@ try {
   const originalInputs = await executeForAudit(bench, agents, engine);
   const original = runAuditPipeline(originalInputs, { seed: 1 });
   const before = labels ? calibratedErrorRate(original, labels) : undefined;
-  const shifts: { seed: number; shift: number; low: number; high: number; net: number }[] = [];
+  const shifts: { seed: number; shift: number; low: number; high: number; net: number; implied: number; impliedLow: number; impliedHigh: number; injectedShare: number }[] = [];
   out(`Spider dev (bundled): ${bench.tasks.length} tasks, ${agents.length} agents; injection rate ${pct(rate)}; seeds ${seeds.join(', ')}`);
   out(`Original gold: ${original.flagged} flagged by the audit; families of dependent agents: ${original.agentFamilies.map((f) => f.join('+')).join(', ') || 'none'}`);
   const originalPlane = runAuditPipeline(originalInputs, { seed: 1, decisionPlane: true });
@@ -97,19 +97,28 @@ try {
       const net = (ev.injected / ev.n) * (1 - before.estimate);
       const hitRight = [...labels.isError].filter(([id, e]) => ids.has(id) && !e).length;
       const hitLabelled = [...labels.isError.keys()].filter((id) => ids.has(id)).length;
-      shifts.push({ seed, shift: shift.estimate, low: shift.ciLow, high: shift.ciHigh, net });
+      // The injected share implied by the shift: shift / (1 − error rate before); delta-method interval, the two taken as independent.
+      const implied = shift.estimate / (1 - before.estimate);
+      const impliedSe = Math.sqrt(shift.se ** 2 / (1 - before.estimate) ** 2 + (shift.estimate ** 2 * before.se ** 2) / (1 - before.estimate) ** 4);
+      const injectedShare = ev.injected / ev.n;
+      shifts.push({ seed, shift: shift.estimate, low: shift.ciLow, high: shift.ciHigh, net, implied, impliedLow: implied - 1.96 * impliedSe, impliedHigh: implied + 1.96 * impliedSe, injectedShare });
       out(`  calibrated error rate: before ${pct(before.estimate)} [${pct(before.ciLow)}, ${pct(before.ciHigh)}], after ${pct(after.estimate)} [${pct(after.ciLow)}, ${pct(after.ciHigh)}]; label-free ${pct(before.labelFree)} → ${pct(after.labelFree)}`);
       out(
         `  shift ${pts(shift.estimate)} [${pts(shift.ciLow)}, ${pts(shift.ciHigh)}] points (paired over the ${shift.pairs} labelled tasks); injected ${pts(ev.injected / ev.n)} points, ` +
           `of which about ${pts(net)} land on gold that was right (injected × (1 − ${pct(before.estimate)}); in the labelled sample ${hitRight} of ${hitLabelled})`,
       );
+      const x = shifts[shifts.length - 1]!;
+      out(`  injected share implied by the shift (shift / (1 − rate before)): ${pts(x.implied)} [${pts(x.impliedLow)}, ${pts(x.impliedHigh)}] points`);
     }
   }
   if (shifts.length > 0) {
     const covers = shifts.filter((x) => x.low <= x.net && x.net <= x.high).length;
     const mean = shifts.reduce((a, x) => a + x.shift, 0) / shifts.length;
     out('');
+    const impliedCovers = shifts.filter((x) => x.impliedLow <= x.injectedShare && x.injectedShare <= x.impliedHigh).length;
+    const impliedMean = shifts.reduce((a, x) => a + x.implied, 0) / shifts.length;
     out(`Error-rate shift over ${shifts.length} seeds: mean ${pts(mean)} points (per seed ${shifts.map((x) => pts(x.shift)).join(', ')}); its interval holds the errors that landed on right gold in ${covers} of ${shifts.length}`);
+    out(`Injected share implied by the shift: mean ${pts(impliedMean)} points (per seed ${shifts.map((x) => pts(x.implied)).join(', ')}); its interval holds the injected ${pts(shifts[0]!.injectedShare)} in ${impliedCovers} of ${shifts.length}`);
   }
   if (!labels) out(`\n(no labelled sample at ${labelFile}: calibrated error rates not printed; pass --labels FILE)`);
 } finally {
