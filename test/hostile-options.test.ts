@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import type { Benchmark } from '../src/benchmark/types.js';
 import { runCli, SPIDER } from './helpers/cli.js';
+import { leaderboard } from '../src/api/leaderboard.js';
 
 const bench: Benchmark = {
   format: 'bird',
@@ -50,13 +51,40 @@ describe('meaningless or repeated options are errors before any work', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     }
-    // Flags for tasks the questions lack are named (a subset of a benchmark with its full flags is legitimate).
-    const named = await runCli([...base, '--flags', flags]);
+    // Flags for tasks the questions lack are named and counted (a subset of a benchmark with its full flags is legitimate).
+    const named = await runCli([...base, '--flags', flags, '--json']);
     expect(named.code, named.stderr).toBe(0);
-    expect(named.stderr).toMatch(/flags\.csv: 2 task ids are not questions of .*q\.json \(7, abc\) and were left out/);
+    expect(named.stderr).toMatch(/flags\.csv: 2 of its 3 task ids are not tasks of the questions .*q\.json \(7, abc\) and were left out/);
+    expect(JSON.parse(named.stdout).flags).toMatchObject({ flagged: 0, clean: 1, unlisted: 0, unused: 2 });
+    // Flags of which no id is a task (another benchmark's) are an error, before any execution.
+    const foreign = join(dir, 'foreign.csv');
+    writeFileSync(foreign, 'task_id,predicted_label\n7,0\nabc,0\n');
+    const store = join(dir, 'foreign.db');
+    const wrong = await runCli([...base.slice(0, -1), store, '--flags', foreign]);
+    expect(wrong.code, wrong.stderr).toBe(2);
+    expect(wrong.stderr).toMatch(/foreign\.csv: none of its 2 task ids is a task of the questions .*q\.json \(7, abc\): these are the flags of another benchmark or id scheme/);
+    expect(wrong.stderr).not.toMatch(/internal error|\n\s+at /);
     // Options declared as lists still take several values.
     const ok = await runCli([...base.slice(0, -2), '--system', `t=${preds}`, '--store', join(dir, 's.db'), '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect((JSON.parse(ok.stdout) as { systems: unknown[] }).systems).toHaveLength(2);
   }, 180_000);
+});
+
+describe('leaderboard --flags against the verdicts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlboard-lbflags-'));
+  const items = join(dir, 'items.jsonl');
+  writeFileSync(items, ['0', '1', '2'].map((t, i) => JSON.stringify({ system: 's', taskId: t, correct: i !== 1 })).join('\n') + '\n');
+  it('rows for tasks no verdict file has are counted; flags of which none matches are an error', () => {
+    const some = join(dir, 'some.csv');
+    writeFileSync(some, 'task_id,predicted_label\n1,0\n9,0\n');
+    const r = leaderboard({ items: [items], flags: some, iterations: 10 });
+    expect(r.json.flags).toEqual({ flagged: 1, clean: 2, unlisted: 2, unused: 1 });
+    expect(JSON.stringify(r.report)).toContain('1 flag rows name tasks that no verdict file has; they are ignored.');
+    const none = join(dir, 'none.csv');
+    writeFileSync(none, 'task_id,predicted_label\n8,0\n9,0\n');
+    expect(() => leaderboard({ items: [items], flags: none, iterations: 10 })).toThrow(
+      `${none}: none of its 2 task ids is a task of the verdict files (8, 9): these are the flags of another benchmark or id scheme`,
+    );
+  });
 });

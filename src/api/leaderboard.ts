@@ -1,5 +1,5 @@
 import { readBoardCsv } from '../benchmark/board-csv.js';
-import { readErrorFlags } from '../benchmark/error-flags.js';
+import { checkFlagTasks, readErrorFlags } from '../benchmark/error-flags.js';
 import { readItems } from '../benchmark/items.js';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
 import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
@@ -92,6 +92,8 @@ export function leaderboard(opts: LeaderboardOptions): LeaderboardResult {
   // EM is 0/1 per item like EX: rank it with the same intervals and paired tests.
   const sources = metric === 'em' ? read.map((s) => ({ file: s.file, records: asExactMatch(s.file, s.records) })) : read;
   const flags = opts.flags !== undefined ? readErrorFlags(opts.flags) : undefined;
+  // Flag rows for tasks no verdict file has are counted in the report; flags of which none matches are an error.
+  if (flags) checkFlagTasks(opts.flags!, flags, sources.flatMap((s) => s.records.map((r) => r.taskId)), 'the verdict files');
   const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed: opts.flawed, errorRate: opts.errorRate, seed, iterations, confidence }));
   if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
   const ctx = { files: itemFiles, flagsFile: opts.flags, ...(metric === 'em' ? { measure: 'Exact set match accuracy', accuracyHeader: 'EM accuracy' } : { measure: measureOf(sources.flatMap((s) => s.records)) }) };

@@ -1,5 +1,5 @@
 import { parseIdLabelCsv } from './id-label-csv.js';
-import type { Benchmark } from './types.js';
+import { InputFileError } from '../errors.js';
 import { readText } from './read-json.js';
 
 /**
@@ -18,13 +18,18 @@ export function readErrorFlags(file: string): Map<string, boolean> {
 }
 
 /**
- * A note when the flags name tasks the questions do not have: flags of another benchmark, or of
- * the full set while only a subset of its questions is scored (legitimate, so not an error).
+ * Flags against the tasks they are used on. Flags for tasks the run lacks are counted (`unused`) and
+ * named in a note: the full set's flags while only a subset of its questions is scored is legitimate.
+ * Flags of which NO id is a task are an error: another benchmark's flags, or another id scheme, would
+ * otherwise give a "clean subset" of every task, silently.
  */
-export function unknownFlagTasks(file: string, flags: Map<string, boolean>, bench: Benchmark): string | undefined {
-  const ids = new Set(bench.tasks.map((t) => t.id));
+export function checkFlagTasks(file: string, flags: Map<string, boolean>, taskIds: Iterable<string>, source: string): { unused: number; note?: string } {
+  const ids = new Set(taskIds);
   const unknown = [...flags.keys()].filter((id) => !ids.has(id));
-  if (unknown.length === 0) return undefined;
+  if (unknown.length === 0) return { unused: 0 };
   const shown = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ', ...' : '');
-  return `${file}: ${unknown.length} task ids are not questions of ${bench.source} (${shown}) and were left out: are these the flags of another benchmark?`;
+  if (unknown.length === flags.size) {
+    throw new InputFileError(file, undefined, `none of its ${flags.size} task ids is a task of ${source} (${shown}): these are the flags of another benchmark or id scheme`);
+  }
+  return { unused: unknown.length, note: `${file}: ${unknown.length} of its ${flags.size} task ids are not tasks of ${source} (${shown}) and were left out` };
 }

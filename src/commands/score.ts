@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { bundledSpider } from '../benchmark/bundled.js';
-import { readErrorFlags, unknownFlagTasks } from '../benchmark/error-flags.js';
+import { checkFlagTasks, readErrorFlags } from '../benchmark/error-flags.js';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
@@ -148,6 +148,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     let previews: RunPreviews | undefined;
     let scored: Benchmark | undefined;
     const notes: string[] = [];
+    let flagCheck: ReturnType<typeof checkFlagTasks> | undefined;
     try {
       const full = loadBenchmark(questions);
       loaded = { bench: full, systems: specs.map((s) => loadPredictions(s.file, full, s.name, { repairs: [...(argv.repair ?? []), ...s.repairs] })) };
@@ -158,8 +159,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       if (argv.keepDistinct && comparator === 'bird') {
         throw new UserError('--keep-distinct is an option of the spider comparator; the bird comparator (the default for BIRD questions) compares result sets and would ignore it');
       }
-      const unknownFlags = flags ? unknownFlagTasks(flagsFile!, flags, full) : undefined;
-      if (unknownFlags) process.stderr.write(`sqlboard: ${unknownFlags}\n`);
+      flagCheck = flags ? checkFlagTasks(flagsFile!, flags, full.tasks.map((t) => t.id), `the questions ${questions}`) : undefined;
+      if (flagCheck?.note) process.stderr.write(`sqlboard: ${flagCheck.note}\n`);
       const metrics = argv.metric ? parseMetrics(argv.metric) : defaultMetrics(bench.format);
       if (!metrics.includes('ex')) metrics.unshift('ex');
       const em = metrics.includes('em') ? emInputs(questions, dbRoot, argv.tables, argv.metric !== undefined) : undefined;
@@ -186,7 +187,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     }
     for (const n of notes) process.stderr.write(n);
     if (argv.items) writeItems(argv.items, run.items);
-    const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags) } : undefined;
+    const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags), unused: flagCheck?.unused ?? 0 } : undefined;
     for (const line of loadNotes(questions, loaded.bench, loaded.systems)) process.stderr.write(line);
     const report = scoreReport(run, questions, flagInfo);
     if (argv.html !== undefined) {

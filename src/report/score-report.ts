@@ -7,7 +7,10 @@ import { metricCells, metricColumns, metricsByDifficultySection, runMetrics, sys
 export interface FlagInfo {
   file: string;
   flagged: number;
+  /** Tasks with no row in the flags file (counted clean). */
   unknown: number;
+  /** Flag rows naming tasks the questions lack (left out). */
+  unused: number;
 }
 
 const intervalJson = (ci: Interval): { low: number; high: number; method: string } => ({ low: ci.low, high: ci.high, method: ci.method });
@@ -38,7 +41,7 @@ export function scoreJson(run: ExRun, questions: string, flags: FlagInfo | undef
         ...(runMetrics(run).length > 0 ? { metrics: systemMetricsJson(run, s) } : {}),
         ...(Object.keys(s.repairs).length > 0 ? { repairs: s.repairs } : {}),
       })),
-    ...(flags ? { flags: { file: flags.file, flagged: flags.flagged, clean: run.tasks - flags.flagged } } : {}),
+    ...(flags ? { flags: { file: flags.file, flagged: flags.flagged, clean: run.tasks - flags.flagged, unlisted: flags.unknown, unused: flags.unused } } : {}),
     execution: run.execution,
   };
 }
@@ -114,7 +117,7 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
           ...(goldErrors > 0 ? [`${goldErrors} gold queries failed to execute; those tasks count wrong for every system.`] : []),
           ...(flags
             ? [
-                `Clean subset: the ${run.tasks - flags.flagged} tasks whose gold is not flagged as wrong in ${flags.file} (${flags.flagged} flagged${flags.unknown ? `; ${flags.unknown} tasks not in the file count as clean` : ''}).`,
+                `Clean subset: the ${run.tasks - flags.flagged} tasks whose gold is not flagged as wrong in ${flags.file} (${flags.flagged} flagged${flags.unknown ? `; ${flags.unknown} tasks not in the file count as clean` : ''}${flags.unused ? `; ${flags.unused} flag rows name tasks these questions lack and were left out` : ''}).`,
                 'When the flags come from an audit that used these same systems as agents, the clean subset leans toward tasks they agree on: compare systems on it, do not read it as their true accuracy.',
               ]
             : []),
