@@ -30,7 +30,8 @@ describe('exit codes', () => {
     expect(outcomeExitCode({ partial: [], belowThreshold: [] })).toBe(0);
     expect(outcomeExitCode({ partial: ['x'], belowThreshold: ['y'] })).toBe(3);
     expect(outcomeExitCode({ partial: [], belowThreshold: ['y'] })).toBe(4);
-    expect(new Set(Object.values(ExitCode)).size).toBe(5);
+    // The codes the README's table documents, each meaning one thing.
+    expect(Object.values(ExitCode).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 130, 143]);
   });
 
   it('score: complete is 0; --fail-under met is 0; missed is 4 and names the system', async () => {
@@ -83,5 +84,15 @@ describe('exit codes', () => {
     expect(partial.stderr).toMatch(/partial result: 1 verdicts in the input are undecided/);
     const board = await runCli(['leaderboard', '--board', 'x.csv', '--fail-under', 'ex=0.5']);
     expect(board.code).toBe(ExitCode.UserError);
+  });
+
+  it('an internal error (a bug: here stdout.write throwing, preloaded into the real CLI) exits 1 and says so', async () => {
+    const bug = join(tmp, 'bug.mjs');
+    writeFileSync(bug, "process.stdout.write = () => { throw new Error('simulated bug'); };\n");
+    const r = await runCli(['stats', 'interval', '--k', '1', '--n', '2'], { env: { NODE_OPTIONS: `--import=${bug}` } });
+    expect(r.code).toBe(ExitCode.Internal);
+    expect(r.stderr).toMatch(/^sqlboard: internal error: Error: simulated bug/);
+    // The same command without the bug is complete.
+    expect((await runCli(['stats', 'interval', '--k', '1', '--n', '2'])).code).toBe(ExitCode.Complete);
   });
 });
