@@ -39,6 +39,7 @@ export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCs
   } catch (e) {
     throw new InputFileError(file, undefined, `not valid CSV: ${(e as Error).message}`);
   }
+  if (rows.length === 0) throw new InputFileError(file, undefined, 'is empty: expected a CSV header naming a task id and a label column, then one row per task');
   const header = (rows[0]?.record ?? []).map((h) => h.trim());
   const idColumn = format.idColumns.find((c) => header.includes(c));
   const labelColumn = format.labelColumns.find((c) => header.includes(c));
@@ -52,7 +53,9 @@ export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCs
   }
   const idIdx = header.indexOf(idColumn);
   const labelIdx = header.indexOf(labelColumn);
+  if (rows.length < 2) throw new InputFileError(file, undefined, `has a header but no rows: one row per task (${idColumn},${labelColumn}) expected`);
   const labels = new Map<string, T>();
+  const lineOf = new Map<string, number>();
   const extras = new Map<string, Record<string, string>>();
   const extraIdx = (format.extraColumns ?? []).map((c) => [c, header.indexOf(c)] as const).filter(([, i]) => i >= 0);
   for (const { record, info } of rows.slice(1)) {
@@ -61,8 +64,9 @@ export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCs
     const raw = (record[labelIdx] ?? '').trim();
     const label = format.parseLabel(raw);
     if (label === undefined) throw new InputFileError(file, info.lines, `${labelColumn} must be ${format.labelsHint} (got "${raw}")`);
-    if (labels.has(id)) throw new InputFileError(file, info.lines, `${idColumn} ${id} appears twice`);
+    if (labels.has(id)) throw new InputFileError(file, info.lines, `${idColumn} ${id} appears twice (lines ${lineOf.get(id)} and ${info.lines})`);
     labels.set(id, label);
+    lineOf.set(id, info.lines);
     const cells: Record<string, string> = {};
     for (const [c, i] of extraIdx) {
       const v = (record[i] ?? '').trim();

@@ -123,7 +123,8 @@ function loadRecords(
     } else {
       task = bench.tasks[i]!;
     }
-    if (set.byTask.has(task.id)) throw new InputFileError(file, line, `a second prediction for question ${task.id}`);
+    const earlier = set.byTask.get(task.id);
+    if (earlier) throw new InputFileError(file, line, `a second prediction for question ${task.id} (the first is on line ${earlier.line ?? '?'})`);
     set.byTask.set(task.id, {
       taskId: task.id,
       sql: value,

@@ -37,6 +37,7 @@ function loadGoldText(file: string, text: string): Benchmark {
  */
 export function loadBenchmark(file: string): Benchmark {
   const text = readText(file);
+  if (text.trim() === '') throw new InputFileError(file, undefined, 'is empty: expected BIRD or Spider questions (a JSON array) or the official gold format (SQL<TAB>db_id lines)');
   if (isGoldText(text)) return loadGoldText(file, text);
   const data = parseJsonText(file, text);
   if (!Array.isArray(data)) throw new InputFileError(file, 1, 'expected a JSON array of question records');

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { InputFileError } from '../errors.js';
 import { spiderSchema, type SpiderSchema } from '../sql/spider-parse.js';
 import type { ForeignKeyMap } from '../sql/spider-exact.js';
-import { parseJsonText, readText } from './read-json.js';
+import { arrayElementLines, parseJsonText, readText } from './read-json.js';
 
 /**
  * Spider's `tables.json` as exact set match uses it: per database, the foreign-key map that sends
@@ -10,14 +10,21 @@ import { parseJsonText, readText } from './read-json.js';
  * `build_foreign_key_map`: groups are merged in file order, names lower-cased, `__table.col__`).
  */
 export function readForeignKeyMaps(file: string): Map<string, ForeignKeyMap> {
-  const data = parseJsonText(file, readText(file));
+  const text = readText(file);
+  const data = parseJsonText(file, text);
   if (!Array.isArray(data)) throw new InputFileError(file, undefined, 'expected a JSON array of databases (Spider tables.json)');
   const maps = new Map<string, ForeignKeyMap>();
+  const entryAt = new Map<string, number>();
+  const lines = arrayElementLines(text);
   data.forEach((entry: unknown, i) => {
     const e = entry as { db_id?: unknown; column_names_original?: unknown; table_names_original?: unknown; foreign_keys?: unknown };
     if (typeof e?.db_id !== 'string' || !Array.isArray(e.column_names_original) || !Array.isArray(e.table_names_original) || !Array.isArray(e.foreign_keys)) {
       throw new InputFileError(file, undefined, `entry ${i} lacks db_id, column_names_original, table_names_original or foreign_keys`);
     }
+    // The official reader keeps the last entry of a db_id silently; two schemas for one database is a broken file.
+    const earlier = entryAt.get(e.db_id);
+    if (earlier !== undefined) throw new InputFileError(file, lines[i], `db_id ${e.db_id} has two entries (lines ${lines[earlier] ?? '?'} and ${lines[i] ?? '?'})`);
+    entryAt.set(e.db_id, i);
     maps.set(e.db_id, foreignKeyMap(e.column_names_original as [number, string][], e.table_names_original as string[], e.foreign_keys as [number, number][]));
   });
   return maps;

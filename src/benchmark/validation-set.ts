@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import { InputFileError } from '../errors.js';
-import { parseJsonLines, parseJsonText, readText } from './read-json.js';
+import { arrayElementLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
 import { HUMAN_TAG_NAMES, parseHumanTags, tagsFromNames, type HumanTags } from './human-tags.js';
 
 /**
@@ -65,43 +65,48 @@ function itemOf(o: Record<string, unknown>, subset: string, taskId: string, labe
   };
 }
 
-function loadRoseVec(file: string, text: string, name: string): ValidationItem[] {
+function loadRoseVec(file: string, text: string, name: string): { item: ValidationItem; line: number | undefined }[] {
   const data = parseJsonText(file, text);
   if (!Array.isArray(data)) throw new InputFileError(file, undefined, 'expected a JSON array of ROSE-VEC items');
-  return data.map((raw, i) => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, undefined, `item ${i} is not a JSON object`);
-    const o = raw as Record<string, unknown>;
-    const taskId = idOf(o.question_id);
-    if (taskId === undefined) throw new InputFileError(file, undefined, `item ${i} has no "question_id"`);
-    if (typeof o.label !== 'boolean') {
-      throw new InputFileError(file, undefined, `item ${i} (question_id ${taskId}): "label" must be true or false, got ${JSON.stringify(o.label)}`);
-    }
-    const item = itemOf(o, name, taskId, o.label);
-    // Only BIRD items carry the annotators' reasons; their absence means "not tagged", not "no tag".
-    if ('reason_1' in o || 'reason_2' in o) item.tags = parseHumanTags(optStr(o.reason_1), optStr(o.reason_2));
-    return item;
-  });
+  const lines = arrayElementLines(text);
+  return data.map((raw, i) => ({ item: roseVecItem(file, raw, i, name), line: lines[i] }));
 }
 
-function loadJsonl(file: string, text: string, name: string): ValidationItem[] {
-  return parseJsonLines(file, text, 'validation item').map(({ value: o, line }) => {
-    const taskId = idOf(o.id ?? o.question_id);
-    if (taskId === undefined) throw new InputFileError(file, line, 'missing "id" (string or number)');
-    if (typeof o.label !== 'boolean') throw new InputFileError(file, line, `"label" must be true or false, got ${JSON.stringify(o.label)}`);
-    if (o.subset !== undefined && (typeof o.subset !== 'string' || o.subset === '')) {
-      throw new InputFileError(file, line, '"subset" must be a non-empty string');
+function roseVecItem(file: string, raw: unknown, i: number, name: string): ValidationItem {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, undefined, `item ${i} is not a JSON object`);
+  const o = raw as Record<string, unknown>;
+  const taskId = idOf(o.question_id);
+  if (taskId === undefined) throw new InputFileError(file, undefined, `item ${i} has no "question_id"`);
+  if (typeof o.label !== 'boolean') {
+    throw new InputFileError(file, undefined, `item ${i} (question_id ${taskId}): "label" must be true or false, got ${JSON.stringify(o.label)}`);
+  }
+  const item = itemOf(o, name, taskId, o.label);
+  // Only BIRD items carry the annotators' reasons; their absence means "not tagged", not "no tag".
+  if ('reason_1' in o || 'reason_2' in o) item.tags = parseHumanTags(optStr(o.reason_1), optStr(o.reason_2));
+  return item;
+}
+
+function loadJsonl(file: string, text: string, name: string): { item: ValidationItem; line: number | undefined }[] {
+  return parseJsonLines(file, text, 'validation item').map(({ value: o, line }) => ({ item: jsonlItem(file, o, line, name), line }));
+}
+
+function jsonlItem(file: string, o: Record<string, unknown>, line: number, name: string): ValidationItem {
+  const taskId = idOf(o.id ?? o.question_id);
+  if (taskId === undefined) throw new InputFileError(file, line, 'missing "id" (string or number)');
+  if (typeof o.label !== 'boolean') throw new InputFileError(file, line, `"label" must be true or false, got ${JSON.stringify(o.label)}`);
+  if (o.subset !== undefined && (typeof o.subset !== 'string' || o.subset === '')) {
+    throw new InputFileError(file, line, '"subset" must be a non-empty string');
+  }
+  const item = itemOf(o, (o.subset as string | undefined) ?? name, taskId, o.label);
+  if (o.tags !== undefined) {
+    if (!Array.isArray(o.tags) || !o.tags.every((t) => typeof t === 'string')) {
+      throw new InputFileError(file, line, `"tags" must be an array of strings (${HUMAN_TAG_NAMES.join(', ')})`);
     }
-    const item = itemOf(o, (o.subset as string | undefined) ?? name, taskId, o.label);
-    if (o.tags !== undefined) {
-      if (!Array.isArray(o.tags) || !o.tags.every((t) => typeof t === 'string')) {
-        throw new InputFileError(file, line, `"tags" must be an array of strings (${HUMAN_TAG_NAMES.join(', ')})`);
-      }
-      const { tags, unknown } = tagsFromNames(o.tags as string[]);
-      if (unknown.length > 0) throw new InputFileError(file, line, `unknown tag ${JSON.stringify(unknown[0])} (known: ${HUMAN_TAG_NAMES.join(', ')})`);
-      item.tags = tags;
-    }
-    return item;
-  });
+    const { tags, unknown } = tagsFromNames(o.tags as string[]);
+    if (unknown.length > 0) throw new InputFileError(file, line, `unknown tag ${JSON.stringify(unknown[0])} (known: ${HUMAN_TAG_NAMES.join(', ')})`);
+    item.tags = tags;
+  }
+  return item;
 }
 
 /** Loads one validation set; the format follows the extension (`.jsonl` = ours, else ROSE-VEC). */
@@ -109,13 +114,16 @@ export function loadValidationSet(file: string): ValidationSet {
   const text = readText(file);
   const name = subsetName(file);
   const jsonl = extname(file).toLowerCase() === '.jsonl';
-  const items = jsonl ? loadJsonl(file, text, name) : loadRoseVec(file, text, name);
-  const seen = new Set<string>();
-  for (const it of items) {
+  const read = jsonl ? loadJsonl(file, text, name) : loadRoseVec(file, text, name);
+  const seen = new Map<string, number | undefined>();
+  for (const { item: it, line } of read) {
     const k = itemKey(it.subset, it.taskId);
-    if (seen.has(k)) throw new InputFileError(file, undefined, `item id ${it.taskId} appears twice in subset ${it.subset}`);
-    seen.add(k);
+    if (seen.has(k)) {
+      throw new InputFileError(file, line, `item id ${it.taskId} appears twice in subset ${it.subset} (lines ${seen.get(k) ?? '?'} and ${line ?? '?'})`);
+    }
+    seen.set(k, line);
   }
+  const items = read.map((r) => r.item);
   if (items.length === 0) throw new InputFileError(file, undefined, 'holds no items');
   return { name, file, format: jsonl ? 'jsonl' : 'rose-vec', items };
 }
