@@ -153,9 +153,9 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       const full = loadBenchmark(questions);
       loaded = { bench: full, systems: specs.map((s) => loadPredictions(s.file, full, s.name, { repairs: [...(argv.repair ?? []), ...s.repairs] })) };
       // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
-      const { bench, skipped: left } = argv.skipMissingDb ? withoutUnusableDatabases(full, engine) : { bench: full, skipped: [] };
+      const comparator = (argv.comparator as ComparatorName | undefined) ?? (full.format === 'bird' ? 'bird' : 'spider');
+      const { bench, skipped: left } = argv.skipMissingDb ? withoutUnusableDatabases(full, engine, comparator === 'spider') : { bench: full, skipped: [] };
       skipped = left;
-      const comparator = (argv.comparator as ComparatorName | undefined) ?? (bench.format === 'bird' ? 'bird' : 'spider');
       if (argv.keepDistinct && comparator === 'bird') {
         throw new UserError('--keep-distinct is an option of the spider comparator; the bird comparator (the default for BIRD questions) compares result sets and would ignore it');
       }

@@ -13,16 +13,22 @@ export interface SkippedDatabase {
 /**
  * `--skip-missing-db`: the benchmark without the tasks whose database the engine cannot use, and what was
  * left out. Without the option one such database stops the run before any work; with it the rest is scored
- * and the run reports itself partial.
+ * and the run reports itself partial. With `folders` (the spider comparator) every file of a database's
+ * test-suite folder must be usable too (ExecutionEngine.folderFiles).
  */
-export function withoutUnusableDatabases(bench: Benchmark, engine: Pick<ExecutionEngine, 'dbPath'>): { bench: Benchmark; skipped: SkippedDatabase[] } {
+export function withoutUnusableDatabases(
+  bench: Benchmark,
+  engine: Pick<ExecutionEngine, 'dbPath' | 'folderFiles'>,
+  folders = false,
+): { bench: Benchmark; skipped: SkippedDatabase[] } {
   const problems = new Map<string, string>();
   const counts = new Map<string, number>();
   for (const t of bench.tasks) {
     counts.set(t.dbId, (counts.get(t.dbId) ?? 0) + 1);
     if (counts.get(t.dbId)! > 1) continue;
     try {
-      engine.dbPath(t.dbId);
+      if (folders) engine.folderFiles(t.dbId);
+      else engine.dbPath(t.dbId);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.set(t.dbId, e.message);

@@ -10,6 +10,7 @@ import type { Benchmark, PredictionSet } from '../../src/benchmark/types.js';
 import { spiderExecutedSql } from '../../src/execution/compare-spider.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import { runEx, type ExRun } from '../../src/execution/ex-run.js';
+import { withoutUnusableDatabases } from '../../src/execution/skip-databases.js';
 import { openRunStore } from '../../src/store/run-store.js';
 import { SPIDER } from '../helpers/cli.js';
 
@@ -201,6 +202,8 @@ describe('test-suite accuracy over a database folder', () => {
 
   it('refuses a folder whose file named .sqlite is no SQLite database (officially the gold fails there and the evaluator stops)', async () => {
     const bad = root('bad', { [`${DB}.sqlite`]: ORIGINAL });
+    mkdirSync(join(bad, 'pets_1'));
+    copyFileSync(join(SPIDER, 'database', 'pets_1', 'pets_1.sqlite'), join(bad, 'pets_1', 'pets_1.sqlite'));
     writeFileSync(join(bad, DB, `${DB}.sqlite-journal`), 'not a database');
     const engine = new ExecutionEngine({ dbRoot: bad, workers: 1 });
     try {
@@ -208,6 +211,12 @@ describe('test-suite accuracy over a database folder', () => {
       // BIRD's evaluator opens the database file alone.
       const run = await runEx(bench, systems.slice(0, 1), engine, { comparator: 'bird' });
       expect(run.items).toHaveLength(bench.tasks.length);
+      // --skip-missing-db leaves that folder's tasks out under spider only.
+      const mixed: Benchmark = { ...full, tasks: full.tasks.filter((t) => t.dbId === DB || t.dbId === 'pets_1') };
+      expect(withoutUnusableDatabases(mixed, engine, false).skipped).toEqual([]);
+      const spiderSkip = withoutUnusableDatabases(mixed, engine, true);
+      expect(spiderSkip.skipped).toEqual([expect.objectContaining({ dbId: DB, tasks: bench.tasks.length })]);
+      expect(spiderSkip.bench.tasks.map((t) => t.dbId)).toEqual(mixed.tasks.filter((t) => t.dbId === 'pets_1').map((t) => t.dbId));
     } finally {
       await engine.close();
     }
