@@ -11,6 +11,7 @@ import { spiderExecutedSql } from '../../src/execution/compare-spider.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import { runEx, type ExRun } from '../../src/execution/ex-run.js';
 import { withoutUnusableDatabases } from '../../src/execution/skip-databases.js';
+import { scoreJson, scoreReport } from '../../src/report/score-report.js';
 import { openRunStore } from '../../src/store/run-store.js';
 import { SPIDER } from '../helpers/cli.js';
 
@@ -187,6 +188,10 @@ describe('test-suite accuracy over a database folder', () => {
     expect(lost.every((k) => pyOne.verdicts.get(k) === true && py.verdicts.get(k) === false)).toBe(true);
     expect(both.testSuiteDatabases).toEqual([{ dbId: DB, files: 2 }]);
     expect(one.testSuiteDatabases).toBeUndefined();
+    // The output says so: a note under the table and --json's testSuiteDatabases.
+    expect(scoreReport(both, 'dev.json', undefined).sections[0]!.notes!.join('\n')).toContain('Test-suite databases (as test-suite-sql-eval): concert_singer 2 .sqlite files');
+    expect(scoreJson(both, 'dev.json', undefined)).toMatchObject({ testSuiteDatabases: [{ dbId: DB, files: 2 }] });
+    expect(scoreJson(one, 'dev.json', undefined)).not.toHaveProperty('testSuiteDatabases');
 
     // The shared run store kept each file's results apart: re-running the single folder after the
     // suite (everything now reused) gives plain EX again, not the suite's verdicts.
