@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, SHARED, runCli } from './helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
 
 /*
  * The library API as a user gets it: `import ... from 'sqlboard'` resolved through package.json
@@ -17,9 +18,54 @@ function node(script: string): { code: number | null; stdout: string; stderr: st
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** Calls one API function in a fresh process by the package name and returns what it resolved to. */
+function call(fn: string, opts: object): { result: { json: object; notes: string[]; report: { title: string } } & Record<string, unknown>; stderr: string } {
+  const r = node(`
+    import { ${fn} } from 'sqlboard';
+    const r = await ${fn}(${JSON.stringify(opts)});
+    process.stdout.write(JSON.stringify(r));`);
+  expect(r.code, r.stderr).toBe(0);
+  return { result: JSON.parse(r.stdout), stderr: r.stderr };
+}
+
+/** The object without its wall-clock timings (keys ending in `Ms`), which differ from run to run. */
+function untimed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(untimed);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k.endsWith('Ms') ? typeof v : untimed(v)]));
+}
+
+// A real Spider dev subset: the first 24 questions (concert_singer, pets_1) and three systems' predictions for them.
+const dir = mkdtempSync(join(tmpdir(), 'api-package-'));
+const questions = join(dir, 'dev-24.json');
+const dbRoot = join(SPIDER, 'database');
+const PREDICTIONS: [string, string][] = [
+  ['c3', 'c3/predicted_sql.txt'],
+  ['dail-sql', 'dail-sql/DAIL-SQL+GPT-4.txt'],
+  ['resdsql', 'resdsql/RESDSQL_3B.sql'],
+];
+const systems = PREDICTIONS.map(([name]) => `${name}=${join(dir, `${name}.sql`)}`);
+const replay = join(dir, 'replay.jsonl');
+
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'src', 'api.js'))) spawnSync(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT });
+  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[];
+  writeFileSync(questions, JSON.stringify(dev.slice(0, 24)));
+  for (const [name, file] of PREDICTIONS) {
+    const lines = readFileSync(join(SPIDER, 'predictions', file), 'utf8').split('\n').slice(0, 24);
+    writeFileSync(join(dir, `${name}.sql`), lines.join('\n') + '\n');
+  }
+  // Recorded judge answers: the Prover rejects every differing result, the Refuter upholds every equal one.
+  const line = (o: object): string => JSON.stringify(o);
+  writeFileSync(
+    replay,
+    [
+      line({ contains: ['returned exactly the same result'], text: JSON.stringify({ reason: 'same rows', overturn: false, ambiguity: 'none', goldCorrect: true }) }),
+      line({ contains: ['You are the Prover'], text: JSON.stringify({ expectedAnswer: 'the asked rows', sqlDescription: 'other rows', reason: 'differs', verdict: false }) }),
+    ].join('\n') + '\n',
+  );
 }, 300_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the package by its name ('sqlboard')", () => {
   it('stats returns the object `--json` prints and the report the CLI renders', async () => {
@@ -55,4 +101,54 @@ describe("the package by its name ('sqlboard')", () => {
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
+
+  it('score, judge, audit and validate return the objects their --json prints, on real Spider dev data', async () => {
+    // Each side its own run store, so both execute (the store's reuse counts are part of the output).
+    const store = join(dir, 'run.db');
+    const cliStore = join(dir, 'cli.db');
+    const scored = call('score', { questions, dbRoot, system: systems, store });
+    const scoreCli = await runCli(['score', '--questions', questions, '--db-root', dbRoot, '--store', cliStore, ...systems.flatMap((s) => ['--system', s]), '--json']);
+    expect(scoreCli.code, scoreCli.stderr).toBe(0);
+    expect(untimed(scored.result.json)).toEqual(untimed(JSON.parse(scoreCli.stdout)));
+    expect((scored.result.json as { systems: unknown[] }).systems).toHaveLength(3);
+    expect(scored.result.partial).toEqual([]);
+
+    const judgeOpts = { questions, dbRoot, system: systems.slice(0, 1), provider: 'replay', replay, model: 'gpt-4o-2024-08-06', store };
+    const judged = call('judge', judgeOpts);
+    const judgeCli = await runCli(['judge', '--questions', questions, '--db-root', dbRoot, '--system', systems[0]!, '--provider', 'replay', '--replay', replay, '--model', 'gpt-4o-2024-08-06', '--store', cliStore, '--json']);
+    expect(judgeCli.code, judgeCli.stderr).toBe(0);
+    expect(untimed(judged.result.json)).toEqual(untimed(JSON.parse(judgeCli.stdout)));
+    expect(judged.result.partial).toEqual([]);
+
+    const audited = call('audit', { questions, dbRoot, agent: systems, store });
+    const auditCli = await runCli(['audit', '--questions', questions, '--db-root', dbRoot, '--store', cliStore, ...systems.flatMap((s) => ['--agent', s]), '--json']);
+    expect(auditCli.code, auditCli.stderr).toBe(0);
+    expect(untimed(audited.result.json)).toEqual(untimed(JSON.parse(auditCli.stdout)));
+    expect((audited.result.json as { tasks: number }).tasks).toBe(24);
+
+    const rose = join(SHARED, 'rose');
+    const set = join(rose, 'data', 'annotations', 'rose-vec-spider.json');
+    const o3 = join(rose, 'output', 'rose-vec', 'rose-vec-spider', 'o3', 'ROSE');
+    const validated = call('validate', { set: [set], judge: [`o3=${o3}`], iterations: 50 });
+    const validateCli = await runCli(['validate', '--set', set, '--judge', `o3=${o3}`, '--iterations', '50', '--json']);
+    expect(validateCli.code, validateCli.stderr).toBe(0);
+    expect(validated.result.json).toEqual(JSON.parse(validateCli.stdout));
+    // The library itself prints nothing.
+    expect(scored.stderr + judged.stderr + audited.stderr + validated.stderr).toBe('');
+  }, 600_000);
+
+  it("progress reaches the caller's onProgress, stage by stage", () => {
+    const r = node(`
+      import { score } from 'sqlboard';
+      const seen = [];
+      await score({ questions: ${JSON.stringify(questions)}, dbRoot: ${JSON.stringify(dbRoot)}, system: ${JSON.stringify(systems)}, store: ${JSON.stringify(join(dir, 'progress.db'))},
+                    onProgress: (stage, done, total) => seen.push([stage, done, total]) });
+      process.stdout.write(JSON.stringify(seen));`);
+    expect(r.stderr).toBe('');
+    const seen = JSON.parse(r.stdout) as [string, number, number][];
+    expect(new Set(seen.map(([stage]) => stage))).toEqual(new Set(['executing']));
+    const last = seen.at(-1)!;
+    expect(last[1]).toBe(last[2]);
+    expect(last[2]).toBeGreaterThan(0);
+  }, 300_000);
 });

@@ -14,7 +14,7 @@ import { meanJson, meanReport } from '../report/leaderboard-mean.js';
 import { METRIC_LABEL } from '../report/score-metrics.js';
 import { meanLeaderboard } from '../stats/mean-leaderboard.js';
 import { wholeNumber } from './option-checks.js';
-import type { CommandResult } from './types.js';
+import type { GatedResult } from './types.js';
 
 export interface LeaderboardOptions {
   /** Per-item verdict files (JSONL from score/judge --items). */
@@ -51,7 +51,7 @@ function asExactMatch(file: string, records: ItemRecord[]): ItemRecord[] {
   return records.map((r) => ({ ...r, correct: r.em === 1 }));
 }
 
-export interface LeaderboardResult extends CommandResult {
+export interface LeaderboardResult extends GatedResult {
   /** Per system, the metrics `--fail-under` can gate (verdicts only; empty for a board). */
   metrics: { name: string; metrics: Record<string, number | undefined> }[];
   /** Why the result is partial (undecided verdicts), empty when it is complete. */

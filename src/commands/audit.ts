@@ -1,32 +1,20 @@
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { evaluateAudit, readGoldErrorLabels, type Evaluation } from '../audit/evaluate.js';
-import { executeForAudit } from '../audit/execute.js';
-import { AUDIT_OUTPUT_FILES, agentSqlPath, writeAgentSql, writeAuditOutputs } from '../audit/outputs.js';
-import { runAuditPipeline } from '../audit/pipeline.js';
-import { readErrorFlags } from '../benchmark/error-flags.js';
-import { loadBenchmark } from '../benchmark/load-questions.js';
-import { loadPredictions } from '../benchmark/load-predictions.js';
+import { audit } from '../api/audit.js';
 import type { RepairName } from '../benchmark/repairs.js';
-import { UserError } from '../errors.js';
-import { atLeast, wholeNumber } from '../api/option-checks.js';
-import { addBatchOptions, addLlmCallOptions, batchModeOptions, batchSummaryLine, checkLlmCallOptions } from './llm-options.js';
+import { addBatchOptions, addLlmCallOptions } from './llm-options.js';
 import type { BatchArgs } from './llm-options.js';
-import { batchProgressLine } from './batch-progress.js';
 import { ExitCode, raiseExitCode } from '../exit-codes.js';
-import { ExecutionEngine } from '../execution/engine.js';
-import { auditJson, auditReport } from '../report/audit.js';
-import { auditExplorer } from '../report/explorer-audit.js';
+import type { BatchFallback, BatchWait } from '../llm/batch/waves.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
-import { loadNotes } from '../report/load-notes.js';
-import { terminalProgress } from './progress.js';
-import { stopCleanlyOnSignals } from './interrupt.js';
-import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { parseLlmAgentSpecs } from '../audit/agent-specs.js';
-import { generateAgentPredictions, type LlmAgentsResult } from '../audit/agents.js';
-import { readPriceFile } from '../llm/pricing.js';
+import { AUDIT_OUTPUT_FILES, agentSqlPath } from '../audit/outputs.js';
+import { printNotes } from './outcome.js';
+import { runProgress } from './progress.js';
+import { DEFAULT_STORE } from '../store/run-store.js';
+import { stopOnSignals } from './interrupt.js';
 import { VERBS } from './verbs.js';
 import { addRepairOption } from './repair-option.js';
 
@@ -78,11 +66,6 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     ) as unknown as Argv<AuditArgs>,
   handler: async (argv) => {
     const specs = parseSystemSpecs(argv.agent, 'agent');
-    const llmSpecs = parseLlmAgentSpecs(argv.llmAgent, specs.map(([name]) => name));
-    const k = specs.length + llmSpecs.length;
-    if (k < 3) throw new UserError(`the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL`);
-    if (argv.compareFlags && !argv.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
-    checkLlmCallOptions(argv);
     checkOutputs(argv, {
       inputs: {
         '--questions': argv.questions,
@@ -96,86 +79,22 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
       },
       outputs: {
         '--out': argv.out === undefined ? undefined : AUDIT_OUTPUT_FILES.map((f) => join(argv.out!, f)),
-        '--save-agent-sql': argv.saveAgentSql === undefined ? undefined : llmSpecs.map((a) => agentSqlPath(argv.saveAgentSql!, a.name)),
+        '--save-agent-sql': argv.saveAgentSql === undefined ? undefined : parseLlmAgentSpecs(argv.llmAgent, specs.map(([name]) => name)).map((a) => agentSqlPath(argv.saveAgentSql!, a.name)),
         '--store': argv.store,
       },
     });
-    const batchProgress = batchProgressLine();
-    const batch = batchModeOptions(argv, (p) => {
-      // The bar exists by the time a wave polls.
-      genProgress.stop();
-      batchProgress(p);
-    });
-    if (batch && llmSpecs.length === 0) throw new UserError('--batch applies to --llm-agent agents; this audit has none');
-    wholeNumber('seed', argv.seed);
-    atLeast('k', argv.k, 1);
-    const bench = loadBenchmark(argv.questions);
-    const agents = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: argv.repair ?? [] }));
-    // Read the labels and flags files up front so a bad path fails before minutes of execution; they are not passed to the audit.
-    const labels = argv.labels ? readGoldErrorLabels(argv.labels) : undefined;
-    const compareFlags = argv.compareFlags ? { file: argv.compareFlags, flags: readErrorFlags(argv.compareFlags) } : undefined;
-    const priceTable = argv.priceFile ? readPriceFile(argv.priceFile) : undefined;
-    const store = openRunStore(argv.store);
-    const engine = new ExecutionEngine({ dbRoot: argv.dbRoot, timeoutSec: argv.timeout, store, ...(argv.workers ? { workers: argv.workers } : {}) });
-    const release = stopCleanlyOnSignals({ store: argv.store, stopNow: () => (engine.interruptNow(), store.close()) });
-    const genProgress = terminalProgress('generating SQL');
-    const progress = terminalProgress('executing');
-    let inputs;
-    let llm: LlmAgentsResult | undefined;
-    let executionMs = 0;
+    const progress = runProgress();
+    let result;
     try {
-      engine.checkDatabases(bench.tasks);
-      if (llmSpecs.length > 0) {
-        llm = await generateAgentPredictions({
-          agents: llmSpecs,
-          bench,
-          dbRoot: argv.dbRoot,
-          baseUrl: argv.baseUrl,
-          replayFile: argv.replay,
-          store,
-          concurrency: argv.concurrency,
-          maxCostUsd: argv.maxCostUsd,
-          maxCalls: argv.maxCalls,
-          priceTable,
-          onProgress: (d, t) => genProgress.update(d, t),
-          ...(batch ? { batch } : {}),
-        });
-        genProgress.stop();
-        if (llm.batch) process.stderr.write(batchSummaryLine(llm.batch));
-        if (llm.waiting) {
-          // --batch-wait none: the agents' SQL is not all there yet, and an audit without it would mislead.
-          process.stderr.write(`sqlboard: ${llm.waiting} generations wait for submitted batches (ids in ${argv.store}; \`sqlboard batch status\`): run the same command again to collect them and run the audit.\n`);
-          raiseExitCode(ExitCode.Partial);
-          return;
-        }
-        agents.push(...llm.predictions);
-      }
-      const t0 = performance.now();
-      inputs = await executeForAudit(bench, agents, engine, (d, t) => progress.update(d, t));
-      executionMs = performance.now() - t0;
+      result = await audit({ ...argv, batchWait: argv.batchWait as BatchWait, batchFallback: argv.batchFallback as BatchFallback, explorer: argv.html !== undefined, ...progress, onStoppable: stopOnSignals(argv.store) });
     } finally {
-      release();
-      genProgress.stop();
       progress.stop();
-      await engine.close();
-      store.close();
     }
-    if (llm?.stopped) process.stderr.write(`sqlboard: LLM agents stopped: ${llm.stopped}; the rest count as missing predictions. Answers so far are kept in ${argv.store}: re-run to continue.\n`);
-    for (const line of loadNotes(argv.questions, bench, agents)) process.stderr.write(line);
-    if (argv.saveAgentSql && llm) for (const f of writeAgentSql(argv.saveAgentSql, bench, llm.predictions)) process.stderr.write(`sqlboard: wrote ${f}\n`);
-    const report = runAuditPipeline(inputs, { seed: argv.seed, decisionPlane: argv.decisionPlane, ...(argv.k ? { k: argv.k } : {}) });
-    const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, compareFlags ? { compareFlags } : {}) : undefined;
-    const ctx = {
-      questions: argv.questions,
-      seed: argv.seed,
-      executionMs,
-      ...(argv.labels ? { labelsFile: argv.labels } : {}),
-      ...(llm ? { llmAgents: llm.agents, ...(llm.stopped ? { llmStopped: llm.stopped } : {}) } : {}),
-    };
-    const json = auditJson(report, ev, ctx);
-    if (argv.out) for (const f of writeAuditOutputs(argv.out, report, json, ev)) process.stderr.write(`sqlboard: wrote ${f}\n`);
-    const page = auditReport(report, ev, ctx);
-    if (argv.html !== undefined) page.explorer = auditExplorer(bench, inputs, report);
-    emitReport(page, json, argv);
+    printNotes(result.notes);
+    if (result.waiting !== undefined) {
+      raiseExitCode(ExitCode.Partial);
+      return;
+    }
+    emitReport(result.report, result.json, argv);
   },
 };

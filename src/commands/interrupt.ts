@@ -53,3 +53,9 @@ export function interruptMessage(signal: string, stages: readonly StageCount[], 
   ];
   return lines.join('\n') + '\n';
 }
+
+/** The library's `onStoppable` hook (src/api/types.ts) for a run that writes `store`: stops it cleanly on a signal. */
+export const stopOnSignals =
+  (store: string) =>
+  (stopNow: () => void): (() => void) =>
+    stopCleanlyOnSignals({ store, stopNow });

@@ -9,3 +9,8 @@ export function finishRun(outcome: RunOutcome): void {
   for (const line of outcome.belowThreshold) process.stderr.write(`sqlboard: ${line}\n`);
   raiseExitCode(outcomeExitCode(outcome));
 }
+
+/** A library run's notes (src/api/types.ts), one `sqlboard: ` line each on stderr. */
+export function printNotes(notes: readonly string[]): void {
+  for (const note of notes) process.stderr.write(`sqlboard: ${note}\n`);
+}

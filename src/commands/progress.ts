@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import type { RunHooks } from '../api/types.js';
 import { EtaEstimator, formatEta } from '../report/eta.js';
+import { batchProgressLine } from './batch-progress.js';
 
 export interface Progress {
   update(done: number, total: number): void;
@@ -79,5 +81,37 @@ export function terminalProgress(label: string, stream: NodeJS.WriteStream = pro
       if (started) bar.stop();
       drawn.delete(live);
     },
+  };
+}
+
+/**
+ * The CLI's watch on a library run (src/api/types.ts RunHooks): one bar per stage, the previous
+ * stage's bar stopped when the next one starts, and a batch wave's state on its own line (the
+ * bars stop first). `stop()` ends whatever is drawn; call it when the run ends or fails.
+ */
+export function runProgress(stream: NodeJS.WriteStream = process.stderr): Required<Pick<RunHooks, 'onProgress' | 'onBatchProgress'>> & { stop(): void } {
+  const bars = new Map<string, Progress>();
+  let current: Progress | undefined;
+  const batchLine = batchProgressLine(stream);
+  const stop = (): void => {
+    for (const bar of bars.values()) bar.stop();
+  };
+  return {
+    onProgress(stage, done, total) {
+      let bar = bars.get(stage);
+      if (!bar) {
+        // VES timings are not kept in the run store: an interrupted run says a re-run redoes them.
+        bar = terminalProgress(stage, stream, { kept: stage !== 'timing (VES)' });
+        bars.set(stage, bar);
+      }
+      if (bar !== current) current?.stop();
+      current = bar;
+      bar.update(done, total);
+    },
+    onBatchProgress(p) {
+      stop();
+      batchLine(p);
+    },
+    stop,
   };
 }

@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs';
+import { UserError } from '../errors.js';
+import { BatchStore } from '../llm/batch/batch-store.js';
+import { batchStatusReport } from '../report/batch-report.js';
+import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import type { CommandResult } from './types.js';
+
+export interface BatchStatusOptions {
+  /** Run store holding the batch ids (default results/sqlboard.db). */
+  store?: string;
+}
+
+/** The run store's provider batches with their last polled state; no request is made (`sqlboard batch status`). */
+export function batchStatus(opts: BatchStatusOptions): CommandResult {
+  const file = opts.store ?? DEFAULT_STORE;
+  if (!existsSync(file)) throw new UserError(`no run store at ${file}: pass the --store the batch run used`);
+  const store = openRunStore(file);
+  try {
+    const batches = new BatchStore(store).list();
+    return { report: batchStatusReport(file, batches), json: { store: file, batches }, notes: [] };
+  } finally {
+    store.close();
+  }
+}

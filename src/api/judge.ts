@@ -1,0 +1,185 @@
+import { writeItems } from '../benchmark/items.js';
+import { loadBenchmark } from '../benchmark/load-questions.js';
+import { loadPredictions } from '../benchmark/load-predictions.js';
+import type { RepairName } from '../benchmark/repairs.js';
+import { parseSystemSpecs } from '../benchmark/system-specs.js';
+import { UserError } from '../errors.js';
+import { ExecutionEngine } from '../execution/engine.js';
+import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
+import { DEFAULT_PREVIEW_ROWS } from '../judge/preview.js';
+import { judgeItemRecords } from '../judge/records.js';
+import { runJudge } from '../judge/run.js';
+import { createLiveJudge } from '../judge/setup.js';
+import { summarizeJudge } from '../judge/summary.js';
+import { sumWaves } from '../llm/batch/waves.js';
+import { parsePriceFlag, readPriceFile } from '../llm/pricing.js';
+import type { ProviderName } from '../llm/providers/types.js';
+import { formatReplay, replayEntries } from '../llm/replay-export.js';
+import { DEFAULT_RETRY } from '../llm/retry.js';
+import { redactDeep } from '../llm/secrets.js';
+import { judgeJson, judgeReport } from '../report/judge-report.js';
+import { judgeExplorer } from '../report/explorer-judge.js';
+import { runPreviews } from '../execution/run-previews.js';
+import { loadNotes } from '../report/load-notes.js';
+import { processIo } from '../report/output.js';
+import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import { batchModeOptions, checkLlmCallOptions, batchSummaryNote, type BatchOptions, type LlmCallOptions } from './llm-options.js';
+import { atLeast } from './option-checks.js';
+import type { GatedResult, RunHooks } from './types.js';
+
+export interface JudgeOptions extends LlmCallOptions, BatchOptions, RunHooks {
+  /** Questions file, BIRD or Spider format. */
+  questions: string;
+  /** Directory holding <db_id>/<db_id>.sqlite. */
+  dbRoot: string;
+  /** NAME=FILE predictions. */
+  system: string[];
+  /** openai (OPENAI_API_KEY), gemini (GEMINI_API_KEY), replay (`replay` file). */
+  provider: ProviderName;
+  /** Model id, e.g. gpt-4o-2024-08-06, gemini-2.5-pro. */
+  model: string;
+  /** gemini: API version path (default v1beta). */
+  apiVersion?: string;
+  /** Ask for answers constrained to the verdict JSON schema (default true). */
+  structuredOutput?: boolean;
+  /** One deadline per call attempt in seconds, over headers and body (default 120). */
+  timeout?: number;
+  /** Attempts per call on 429/5xx/timeouts (default 4). */
+  maxAttempts?: number;
+  /** INPUT,OUTPUT price in USD per million tokens (overrides the table). */
+  price?: string;
+  /** JSON {"model": {"input": n, "output": n}} merged over the price table. */
+  priceFile?: string;
+  /** Snapshot date naming the judge <model>-<date> when the model id has none. */
+  snapshot?: string;
+  /** BIRD database_description root; default <dbRoot>/<db_id>/database_description. */
+  descriptions?: string;
+  /** Result rows shown to the judge. */
+  previewRows?: number;
+  /** Re-asks after an invalid answer before the item is unscored. */
+  maxReasks?: number;
+  /** Sampling temperature (default 0; part of the cache key). */
+  temperature?: number;
+  /** Output tokens allowed per call, thinking included; part of the cache key. */
+  maxOutputTokens?: number;
+  /** Per-query SQL time limit in seconds (default 30). */
+  execTimeout?: number;
+  /** Parallel SQL execution processes (default: one per core). */
+  workers?: number;
+  /** Run store: executions, LLM responses, verdicts (default results/sqlboard.db). */
+  store?: string;
+  /** Write one JSON line per (system, task) to this file. */
+  items?: string;
+  /** Write the answers this run used as a replay file. */
+  record?: string;
+  /** Opt-in repairs of prediction text, reported with counts. */
+  repair?: RepairName[];
+  /** Add the per-item explorer (results, SQL, verdicts) to the report, for its HTML page. */
+  explorer?: boolean;
+}
+
+/** ROSE-style Prover/Refuter LLM judge over each system's predictions (`sqlboard judge`). */
+export async function judge(opts: JudgeOptions): Promise<GatedResult> {
+  const concurrency = checkLlmCallOptions(opts);
+  const maxAttempts = opts.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
+  const previewRows = opts.previewRows ?? DEFAULT_PREVIEW_ROWS;
+  const maxReasks = opts.maxReasks ?? DEFAULT_MAX_REASKS;
+  const timeout = opts.timeout ?? 120;
+  const storeFile = opts.store ?? DEFAULT_STORE;
+  atLeast('max-attempts', maxAttempts, 1);
+  atLeast('max-output-tokens', opts.maxOutputTokens, 1);
+  atLeast('preview-rows', previewRows, 0);
+  atLeast('max-reasks', maxReasks, 0);
+  if (!(timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
+  const batch = batchModeOptions(opts, opts.onBatchProgress);
+  const specs = parseSystemSpecs(opts.system);
+  const bench = loadBenchmark(opts.questions);
+  const systems = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: opts.repair ?? [] }));
+  const store = openRunStore(storeFile);
+  const engine = new ExecutionEngine({ dbRoot: opts.dbRoot, timeoutSec: opts.execTimeout ?? 30, store, ...(opts.workers ? { workers: opts.workers } : {}) });
+  const release = opts.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
+  try {
+    engine.checkDatabases(bench.tasks);
+    const live = createLiveJudge({
+      providerConfig: {
+        provider: opts.provider,
+        baseUrl: opts.baseUrl,
+        replayFile: opts.replay,
+        apiVersion: opts.apiVersion,
+        structuredOutput: opts.structuredOutput ?? true,
+      },
+      model: opts.model,
+      dbRoot: opts.dbRoot,
+      descriptionsRoot: opts.descriptions,
+      store,
+      concurrency,
+      timeoutMs: Math.round(timeout * 1000),
+      retry: { ...DEFAULT_RETRY, maxAttempts },
+      maxCostUsd: opts.maxCostUsd,
+      maxCalls: opts.maxCalls,
+      price: opts.price !== undefined ? parsePriceFlag(opts.price) : undefined,
+      priceTable: opts.priceFile !== undefined ? readPriceFile(opts.priceFile) : undefined,
+      snapshot: opts.snapshot,
+      previewRows,
+      maxReasks,
+      sampling: { temperature: opts.temperature ?? 0, maxOutputTokens: opts.maxOutputTokens },
+      ...(batch ? { batch } : {}),
+    });
+    const run = await runJudge({
+      bench,
+      systems,
+      executor: engine,
+      deps: live.deps,
+      concurrency,
+      // Recording replays every call through the response cache so each one is seen.
+      verdicts: opts.record ? undefined : live.verdicts,
+      judgeKey: live.judgeKey,
+      judgeName: live.name,
+      ...(live.batch ? { batch: live.batch } : {}),
+      onExecProgress: (d, t) => opts.onProgress?.('executing', d, t),
+      onJudgeProgress: (d, t) => opts.onProgress?.('judging', d, t),
+    });
+    if (opts.record && live.cache) processIo.writeFile(opts.record, formatReplay(replayEntries(live.cache, live.client.usedKeys)), '--record');
+    if (opts.items) writeItems(opts.items, redactDeep(judgeItemRecords(run.items, bench)));
+    const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
+    const notes = loadNotes(opts.questions, bench, systems);
+    const over = live.client.stats.billedBeyondWorstUsd;
+    if (over > 0) {
+      notes.push(`the provider billed ${over.toFixed(4)} USD beyond the worst case of the calls it answered (it reported more tokens than counted or allowed); the cap held for everything else.`);
+    }
+    if (live.batch) notes.push(batchSummaryNote(sumWaves(live.batch.driver.reports)));
+    if (run.waiting) {
+      notes.push(`${run.waiting} items wait for submitted batches (ids in ${storeFile}; \`sqlboard batch status\`): run the same command again to collect them.`);
+    }
+    if (run.stopped) {
+      const left = run.items.filter((r) => r.route === 'not-judged').length;
+      notes.push(`stopped: ${run.stopped}; ${left} items not judged. Everything judged is kept in ${storeFile}: re-run to continue.`);
+    }
+    const ctx = { questions: opts.questions, tasks: bench.tasks.length, deps: live.deps, price: live.price };
+    const unscored = run.items.filter((r) => r.correct === null).length;
+    const report = judgeReport(run, summaries, ctx);
+    if (opts.explorer) {
+      report.explorer = judgeExplorer(
+        {
+          bench,
+          systems: systems.map((s) => ({ name: s.system, sql: (id) => s.byTask.get(id)?.sql })),
+          items: redactDeep(judgeItemRecords(run.items, bench)),
+          previews: await runPreviews(engine, bench, systems),
+        },
+        run.judge,
+      );
+    }
+    return {
+      report,
+      json: judgeJson(run, summaries, ctx) as Record<string, unknown>,
+      notes,
+      metrics: [],
+      // A budget stop leaves its items unscored (correct: null), so the count covers it.
+      partial: unscored > 0 || run.stopped ? [`${unscored} of ${run.items.length} items unscored`] : [],
+    };
+  } finally {
+    release();
+    await engine.close();
+    store.close();
+  }
+}

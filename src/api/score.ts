@@ -1,0 +1,193 @@
+import { bundledSpider } from '../benchmark/bundled.js';
+import { checkFlagTasks, readErrorFlags } from '../benchmark/error-flags.js';
+import { writeItems } from '../benchmark/items.js';
+import { loadBenchmark } from '../benchmark/load-questions.js';
+import { loadPredictions } from '../benchmark/load-predictions.js';
+import type { RepairName } from '../benchmark/repairs.js';
+import { parseSystemSpecs } from '../benchmark/system-specs.js';
+import type { Benchmark, PredictionSet } from '../benchmark/types.js';
+import { UserError } from '../errors.js';
+import { DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_RESULT_BYTES, ExecutionEngine } from '../execution/engine.js';
+import { addCleanSubset, comparatorSql, type ComparatorName } from '../execution/ex-run.js';
+import { runPreviews, type RunPreviews } from '../execution/run-previews.js';
+import { scoreExplorer } from '../report/explorer-score.js';
+import { emInputs } from '../execution/em-inputs.js';
+import { defaultMetrics, parseMetrics } from '../execution/score-metrics.js';
+import { runScore, type ScoreRun } from '../execution/score-run.js';
+import { withoutUnusableDatabases, type SkippedDatabase } from '../execution/skip-databases.js';
+import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
+import { loadNotes } from '../report/load-notes.js';
+import { scoreJson, scoreReport } from '../report/score-report.js';
+import { breakdownByDatabase } from '../stats/by-database.js';
+import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import { atLeast } from './option-checks.js';
+import type { GatedResult, RunHooks } from './types.js';
+
+export interface ScoreOptions extends RunHooks {
+  /** Questions file, BIRD or Spider format (default: the bundled Spider dev set and its systems). */
+  questions?: string;
+  /** Directory holding <db_id>/<db_id>.sqlite (required with `questions`). */
+  dbRoot?: string;
+  /** NAME=FILE predictions (default: the bundled systems). */
+  system?: string[];
+  /** Official comparator (default: bird for BIRD questions, spider for Spider). */
+  comparator?: ComparatorName;
+  /** spider comparator: keep DISTINCT (test-suite --keep_distinct). */
+  keepDistinct?: boolean;
+  /** Per-query time limit in seconds (default 30). */
+  timeout?: number;
+  /** Larger results are an execution error (default 1,000,000). */
+  maxRows?: number;
+  /** Larger results are an execution error (default 64 MiB). */
+  maxResultBytes?: number;
+  /** Memory cap per execution process in MiB (default 1024). */
+  maxMemoryMb?: number;
+  /** Run store (SQLite) that makes runs resumable (default results/sqlboard.db). */
+  store?: string;
+  /** Write one JSON line per (system, task) to this file. */
+  items?: string;
+  /** Gold-error flags CSV: adds accuracy on the clean subset (default with the bundled data: its audit flags). */
+  flags?: string;
+  /** Parallel execution processes (default: one per core). */
+  workers?: number;
+  /** Score the tasks whose database can be used and list the skipped ones (partial), instead of stopping. */
+  skipMissingDb?: boolean;
+  /** 'db': also break the scores down per database. */
+  by?: 'db';
+  /** Metrics, each entry comma-separated: ex, soft-f1, em, ves, r-ves (default ex,soft-f1 for BIRD, ex,em for Spider). */
+  metric?: string[];
+  /** Spider tables.json for em's foreign-key maps (default: tables.json beside the questions). */
+  tables?: string;
+  /** ves / r-ves: timed executions of each query (default 100, as the official script). */
+  vesReps?: number;
+  /** Opt-in repairs of prediction text, reported with counts. */
+  repair?: RepairName[];
+  /** Add the per-item explorer (results, SQL, verdicts) to the report, for its HTML page. */
+  explorer?: boolean;
+}
+
+/** What `score` resolved from its options (the bundled default filled in), for callers that check before the work. */
+export interface ScoreInputs {
+  questions: string;
+  dbRoot: string;
+  specs: { name: string; file: string; repairs: RepairName[] }[];
+  flagsFile?: string;
+}
+
+/** The questions, databases, systems and flags a score run uses: the bundled default when no questions are given. */
+export function scoreInputs(opts: Pick<ScoreOptions, 'questions' | 'dbRoot' | 'system' | 'flags'>): ScoreInputs {
+  const bundled = opts.questions === undefined ? bundledSpider() : undefined;
+  const questions = opts.questions ?? bundled!.questions;
+  const dbRoot = opts.dbRoot ?? bundled?.dbRoot;
+  if (!dbRoot) throw new UserError('--db-root is required with --questions (the directory holding <db_id>/<db_id>.sqlite)');
+  // A bundled system's manifest may turn on a repair its file needs; the notes say so.
+  const specs = opts.system
+    ? parseSystemSpecs(opts.system).map(([name, file]) => ({ name, file, repairs: [] as RepairName[] }))
+    : bundled?.systems.map((s) => ({ name: s.name, file: s.file, repairs: s.repairs ?? [] }));
+  if (!specs || specs.length === 0) throw new UserError('name at least one --system NAME=FILE');
+  const flagsFile = opts.flags ?? bundled?.flags;
+  return { questions, dbRoot, specs, ...(flagsFile ? { flagsFile } : {}) };
+}
+
+/** EX (and Soft-F1, EM, VES, R-VES) per system as the official evaluators define them (`sqlboard score`). */
+export async function score(opts: ScoreOptions): Promise<GatedResult> {
+  const { questions, dbRoot, specs, flagsFile } = scoreInputs(opts);
+  const flags = flagsFile ? readErrorFlags(flagsFile) : undefined;
+  const timeout = opts.timeout ?? 30;
+  const maxRows = opts.maxRows ?? 1_000_000;
+  const keepDistinct = opts.keepDistinct ?? false;
+  const store = openRunStore(opts.store ?? DEFAULT_STORE);
+  // The execution processes boot while the files are read.
+  const engine = new ExecutionEngine({
+    dbRoot,
+    timeoutSec: timeout,
+    maxRows,
+    maxResultBytes: opts.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    maxMemoryMb: opts.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB,
+    store,
+    ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+  });
+  const notes: string[] = [...engine.notes];
+  const release = opts.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
+  let loaded: { bench: Benchmark; systems: PredictionSet[] };
+  let skipped: SkippedDatabase[] = [];
+  let run: ScoreRun;
+  let flagCheck: ReturnType<typeof checkFlagTasks> | undefined;
+  /** The tasks scored (without skipped databases) and their result previews, for the explorer. */
+  let previews: RunPreviews | undefined;
+  let scored: Benchmark | undefined;
+  try {
+    const full = loadBenchmark(questions);
+    loaded = { bench: full, systems: specs.map((s) => loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs] })) };
+    // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
+    const comparator = opts.comparator ?? (full.format === 'bird' ? 'bird' : 'spider');
+    const { bench, skipped: left } = opts.skipMissingDb ? withoutUnusableDatabases(full, engine, comparator === 'spider') : { bench: full, skipped: [] };
+    skipped = left;
+    if (keepDistinct && comparator === 'bird') {
+      throw new UserError('--keep-distinct is an option of the spider comparator; the bird comparator (the default for BIRD questions) compares result sets and would ignore it');
+    }
+    flagCheck = flags ? checkFlagTasks(flagsFile!, flags, full.tasks.map((t) => t.id), `the questions ${questions}`) : undefined;
+    if (flagCheck?.note) notes.push(flagCheck.note);
+    const metrics = opts.metric ? parseMetrics(opts.metric) : defaultMetrics(bench.format);
+    if (!metrics.includes('ex')) metrics.unshift('ex');
+    const em = metrics.includes('em') ? emInputs(questions, dbRoot, opts.tables, opts.metric !== undefined) : undefined;
+    if (metrics.includes('em') && !em) {
+      metrics.splice(metrics.indexOf('em'), 1);
+      notes.push(`exact match (em) left out: no tables.json beside ${questions}; pass --tables FILE to add it`);
+    }
+    const wantsVes = metrics.includes('ves') || metrics.includes('r-ves');
+    const vesReps = opts.vesReps ?? 100;
+    if (wantsVes) atLeast('ves-reps', vesReps, 2);
+    const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
+    run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
+      execute: (d, t) => opts.onProgress?.('executing', d, t),
+      time: (d, t) => opts.onProgress?.('timing (VES)', d, t),
+    });
+      // The explorer's result previews come from the run store, which closes below.
+      scored = bench;
+      if (opts.explorer) previews = await runPreviews(engine, bench, loaded.systems, comparatorSql(comparator, keepDistinct));
+  } finally {
+    release();
+    await engine.close();
+    store.close();
+  }
+  if (opts.items) writeItems(opts.items, run.items);
+  const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags), unused: flagCheck?.unused ?? 0 } : undefined;
+  notes.push(...loadNotes(questions, loaded.bench, loaded.systems));
+  const report = scoreReport(run, questions, flagInfo);
+  if (opts.explorer) {
+    report.explorer = scoreExplorer(
+      {
+        bench: scored!,
+        systems: loaded.systems.map((s) => ({ name: s.system, sql: (id) => s.byTask.get(id)?.sql })),
+        items: run.items,
+        ...(previews ? { previews } : {}),
+        ...(flags ? { flags } : {}),
+      },
+      run.comparator,
+    );
+  }
+  const json = scoreJson(run, questions, flagInfo);
+  if (skipped.length) {
+    const tasks = skipped.reduce((k, d) => k + d.tasks, 0);
+    report.sections[0]!.notes!.unshift(`--skip-missing-db: ${tasks} tasks on ${skipped.length} unusable databases were not scored (${skipped.map((d) => d.dbId).join(', ')}).`);
+    Object.assign(json, { skippedDatabases: skipped });
+  }
+  if (opts.by === 'db') {
+    const ranked = [...run.systems].sort((a, b) => b.accuracy - a.accuracy).map((s) => s.name);
+    const { fields, labels } = itemMetricFields(run.items);
+    const byDb = breakdownByDatabase(run.items, ranked, fields);
+    report.sections.push(byDatabaseSection(byDb, 'EX', labels));
+    Object.assign(json, { byDb });
+  }
+  return {
+    report,
+    json: json as unknown as Record<string, unknown>,
+    notes,
+    metrics: run.systems.map((s) => ({
+      name: s.name,
+      metrics: { ex: s.accuracy, clean: s.clean?.accuracy, ...Object.fromEntries(Object.entries(s.metrics).map(([m, v]) => [m, v.mean])) },
+    })),
+    partial: skipped.map((d) => `skipped database ${d.dbId} (${d.tasks} tasks): ${d.problem}`),
+  };
+}

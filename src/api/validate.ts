@@ -1,0 +1,102 @@
+import { loadValidationSets, type ValidationSet } from '../benchmark/validation-set.js';
+import { UserError } from '../errors.js';
+import { ExecutionEngine } from '../execution/engine.js';
+import { createLiveJudge } from '../judge/setup.js';
+import type { ProviderName } from '../llm/providers/types.js';
+import { validateReport } from '../report/validate-report.js';
+import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import { parseEnsembleSpec } from '../validate/ensembles.js';
+import { judgeValidationItems } from '../validate/live.js';
+import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../validate/sources.js';
+import { validate as validateJudges, type ValidateResult } from '../validate/validate.js';
+import { batchModeOptions, checkLlmCallOptions, type BatchOptions, type LlmCallOptions } from './llm-options.js';
+import { atLeast, wholeNumber } from './option-checks.js';
+import type { CommandResult, RunHooks } from './types.js';
+
+export interface ValidateOptions extends LlmCallOptions, BatchOptions, RunHooks {
+  /** Validation sets: ROSE-VEC .json or sqlboard .jsonl. */
+  set: string[];
+  /** NAME=SOURCE[,SOURCE...]: verdict JSONL files or ROSE output directories. */
+  judge?: string[];
+  /** majority:a,b,c | unanimity:a,b,c | and:a,b | or:a,b. */
+  ensemble?: string[];
+  /** a,b,c: judges that are repeat runs of one configuration; reports their spread. */
+  repeats?: string[];
+  /** Judge or ensemble the others must beat on κ, accuracy, MCC and F1. */
+  baseline?: string;
+  /** Bootstrap seed (default 42). */
+  seed?: number;
+  /** Bootstrap resamples (default 2000). */
+  iterations?: number;
+  /** Also run a live judge over the items: openai, gemini or replay. */
+  provider?: ProviderName;
+  /** Live judge model id. */
+  model?: string;
+  /** Live judge: directory holding <db_id>/<db_id>.sqlite. */
+  dbRoot?: string;
+  /** Live judge name (default <model>-<snapshot date>). */
+  liveName?: string;
+  /** Run store (live judge cache and verdicts; default results/sqlboard.db). */
+  store?: string;
+}
+
+/** The live judge over the sets' own items, wired like `judge` (src/judge/setup.ts). */
+async function liveJudge(o: ValidateOptions, sets: ValidationSet[], concurrency: number): Promise<JudgeVerdicts> {
+  if (!o.model || !o.dbRoot) throw new UserError('--provider needs --model and --db-root (the databases of the sets\' items)');
+  const batch = batchModeOptions(o, o.onBatchProgress);
+  const store = openRunStore(o.store ?? DEFAULT_STORE);
+  const engine = new ExecutionEngine({ dbRoot: o.dbRoot, store });
+  const release = o.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
+  try {
+    const judge = createLiveJudge({
+      providerConfig: { provider: o.provider!, baseUrl: o.baseUrl, replayFile: o.replay },
+      model: o.model,
+      dbRoot: o.dbRoot,
+      store,
+      concurrency,
+      maxCostUsd: o.maxCostUsd,
+      maxCalls: o.maxCalls,
+      ...(batch ? { batch } : {}),
+    });
+    return await judgeValidationItems(sets, {
+      judge,
+      executor: engine,
+      concurrency,
+      hasDatabase: (db) => engine.hasDatabase(db),
+      name: o.liveName,
+      onExecProgress: (d, t) => o.onProgress?.('executing', d, t),
+      onJudgeProgress: (d, t) => o.onProgress?.('judging', d, t),
+    });
+  } finally {
+    release();
+    await engine.close();
+    store.close();
+  }
+}
+
+/** Compares judges with human labels on validation sets: κ, MCC, F1, ensembles, the upgrade rule (`sqlboard validate`). */
+export async function validate(opts: ValidateOptions): Promise<CommandResult<ValidateResult & Record<string, unknown>>> {
+  const seed = opts.seed ?? 42;
+  const iterations = opts.iterations ?? 2000;
+  atLeast('iterations', iterations, 1);
+  wholeNumber('seed', seed);
+  if ((opts.judge ?? []).length === 0 && !opts.provider) throw new UserError('name at least one --judge NAME=SOURCE (or a live judge with --provider)');
+  const concurrency = checkLlmCallOptions(opts);
+  if (opts.batch && !opts.provider) throw new UserError('--batch applies to a live judge (--provider); recorded judges are only read');
+  const sets = loadValidationSets(opts.set);
+  const judges = (opts.judge ?? []).map((spec) => {
+    const { name, sources } = parseJudgeSpec(spec);
+    return loadJudge(name, sources, sets);
+  });
+  if (opts.provider) judges.push(await liveJudge(opts, sets, concurrency));
+  const result = validateJudges({
+    sets,
+    judges,
+    ensembles: (opts.ensemble ?? []).map(parseEnsembleSpec),
+    repeats: (opts.repeats ?? []).map((g) => g.split(',').map((s) => s.trim()).filter((s) => s !== '')),
+    baseline: opts.baseline,
+    seed,
+    iterations,
+  });
+  return { report: validateReport(result), json: result as ValidateResult & Record<string, unknown>, notes: judges.flatMap((j) => j.notes) };
+}
