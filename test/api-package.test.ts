@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
+import { withoutMeta } from './helpers/meta.js';
 
 /*
  * The library API as a user gets it: `import ... from 'sqlboard'` resolved through package.json
@@ -76,7 +77,7 @@ describe("the package by its name ('sqlboard')", () => {
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout) as { json: unknown; title: string; sections: number };
     const cli = await runCli(['stats', 'interval', '--k', '803', '--n', '1034', '--json']);
-    expect(out.json).toEqual(JSON.parse(cli.stdout));
+    expect(withoutMeta(out.json as object)).toEqual(withoutMeta(JSON.parse(cli.stdout)));
     expect(out.title).toMatch(/interval/i);
     expect(out.sections).toBeGreaterThan(0);
   });
@@ -92,7 +93,7 @@ describe("the package by its name ('sqlboard')", () => {
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout) as { json: unknown; error: { user: boolean; message: string } };
     const cli = await runCli(['import', 'rose', dir, '--system', 'gpt-5', '--json']);
-    expect(out.json).toEqual(JSON.parse(cli.stdout));
+    expect(withoutMeta(out.json as object)).toEqual(withoutMeta(JSON.parse(cli.stdout)));
     expect(out.error).toEqual({ user: true, message: '--k (11) cannot exceed --n (10)' });
   });
 
@@ -109,7 +110,7 @@ describe("the package by its name ('sqlboard')", () => {
     const scored = call('score', { questions, dbRoot, system: systems, store });
     const scoreCli = await runCli(['score', '--questions', questions, '--db-root', dbRoot, '--store', cliStore, ...systems.flatMap((s) => ['--system', s]), '--json']);
     expect(scoreCli.code, scoreCli.stderr).toBe(0);
-    expect(untimed(scored.result.json)).toEqual(untimed(JSON.parse(scoreCli.stdout)));
+    expect(untimed(withoutMeta(scored.result.json))).toEqual(untimed(withoutMeta(JSON.parse(scoreCli.stdout))));
     expect((scored.result.json as { systems: unknown[] }).systems).toHaveLength(3);
     expect(scored.result.partial).toEqual([]);
 
@@ -117,13 +118,13 @@ describe("the package by its name ('sqlboard')", () => {
     const judged = call('judge', judgeOpts);
     const judgeCli = await runCli(['judge', '--questions', questions, '--db-root', dbRoot, '--system', systems[0]!, '--provider', 'replay', '--replay', replay, '--model', 'gpt-4o-2024-08-06', '--store', cliStore, '--json']);
     expect(judgeCli.code, judgeCli.stderr).toBe(0);
-    expect(untimed(judged.result.json)).toEqual(untimed(JSON.parse(judgeCli.stdout)));
+    expect(untimed(withoutMeta(judged.result.json))).toEqual(untimed(withoutMeta(JSON.parse(judgeCli.stdout))));
     expect(judged.result.partial).toEqual([]);
 
     const audited = call('audit', { questions, dbRoot, agent: systems, store });
     const auditCli = await runCli(['audit', '--questions', questions, '--db-root', dbRoot, '--store', cliStore, ...systems.flatMap((s) => ['--agent', s]), '--json']);
     expect(auditCli.code, auditCli.stderr).toBe(0);
-    expect(untimed(audited.result.json)).toEqual(untimed(JSON.parse(auditCli.stdout)));
+    expect(untimed(withoutMeta(audited.result.json))).toEqual(untimed(withoutMeta(JSON.parse(auditCli.stdout))));
     expect((audited.result.json as { tasks: number }).tasks).toBe(24);
 
     const rose = join(SHARED, 'rose');
@@ -132,7 +133,7 @@ describe("the package by its name ('sqlboard')", () => {
     const validated = call('validate', { set: [set], judge: [`o3=${o3}`], iterations: 50 });
     const validateCli = await runCli(['validate', '--set', set, '--judge', `o3=${o3}`, '--iterations', '50', '--json']);
     expect(validateCli.code, validateCli.stderr).toBe(0);
-    expect(validated.result.json).toEqual(JSON.parse(validateCli.stdout));
+    expect(withoutMeta(validated.result.json)).toEqual(withoutMeta(JSON.parse(validateCli.stdout)));
     // The library itself prints nothing.
     expect(scored.stderr + judged.stderr + audited.stderr + validated.stderr).toBe('');
   }, 600_000);

@@ -7,6 +7,7 @@ import { SHARED, runCli } from './helpers/cli.js';
 import { wilson } from '../src/stats/intervals.js';
 import { itemsLeaderboard } from '../src/stats/leaderboard.js';
 import type { ItemRecord } from '../src/benchmark/types.js';
+import { jsonTextWithoutMeta } from './helpers/meta.js';
 
 const FLAGS = join(SHARED, 'salus', 'predictions', 'frontier_spider.csv');
 const TASKS = 1034; // Spider dev, the tasks SALUS's frontier_spider.csv covers
@@ -131,7 +132,7 @@ describe('leaderboard from per-item verdict files with SALUS Spider flags', () =
   it('is deterministic for a seed', async () => {
     const args = ['leaderboard', fileA, fileB, '--json', '--iterations', '200', '--seed', '11'];
     const [x, y] = await Promise.all([runCli(args), runCli(args)]);
-    expect(x.stdout).toBe(y.stdout);
+    expect(jsonTextWithoutMeta(x.stdout)).toBe(jsonTextWithoutMeta(y.stdout));
   });
 
   it('--csv prints the standings with interval columns; --md prints Markdown', async () => {

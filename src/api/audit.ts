@@ -18,6 +18,7 @@ import { loadNotes } from '../report/load-notes.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { batchModeOptions, batchSummaryNote, checkLlmCallOptions, type BatchOptions, type LlmCallOptions } from './llm-options.js';
 import { atLeast, wholeNumber } from './option-checks.js';
+import { withProvenance } from './provenance.js';
 import type { CommandResult, RunHooks } from './types.js';
 
 export interface AuditOptions extends LlmCallOptions, BatchOptions, RunHooks {
@@ -73,6 +74,7 @@ export interface AuditWaiting {
 
 /** SALUS-style weak supervision that flags wrong gold SQL from several agents' SQL (`sqlboard audit`). */
 export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWaiting> {
+  const started = new Date();
   const specs = parseSystemSpecs(opts.agent ?? [], 'agent');
   const llmSpecs = parseLlmAgentSpecs(opts.llmAgent ?? [], specs.map(([name]) => name));
   const k = specs.length + llmSpecs.length;
@@ -98,6 +100,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
   let inputs;
   let llm: LlmAgentsResult | undefined;
   let executionMs = 0;
+  let databases: Record<string, string>;
   try {
     engine.checkDatabases(bench.tasks);
     if (llmSpecs.length > 0) {
@@ -126,6 +129,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
     const t0 = performance.now();
     inputs = await executeForAudit(bench, agents, engine, (d, t) => opts.onProgress?.('executing', d, t));
     executionMs = performance.now() - t0;
+    databases = await engine.databaseHashes();
   } finally {
     release();
     await engine.close();
@@ -147,5 +151,15 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
   if (opts.out) for (const f of writeAuditOutputs(opts.out, report, json, ev)) notes.push(`wrote ${f}`);
   const page = auditReport(report, ev, ctx);
   if (opts.explorer) page.explorer = auditExplorer(bench, inputs, report);
-  return { report: page, json, notes };
+  const llmAgents = llm?.agents ?? [];
+  return withProvenance({ report: page, json, notes }, {
+    command: 'audit',
+    options: opts,
+    started,
+    databases,
+    // Every LLM agent writes with prompts/agent.md.
+    prompts: llmAgents.length ? { agent: llmAgents[0]!.promptHash } : {},
+    models: llmAgents.map((a) => ({ role: `agent ${a.name}`, provider: a.provider, model: a.resolvedModel ?? a.model })),
+    seed,
+  });
 }

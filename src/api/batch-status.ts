@@ -3,6 +3,7 @@ import { UserError } from '../errors.js';
 import { BatchStore } from '../llm/batch/batch-store.js';
 import { batchStatusReport } from '../report/batch-report.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import { withProvenance } from './provenance.js';
 import type { CommandResult } from './types.js';
 
 export interface BatchStatusOptions {
@@ -12,12 +13,13 @@ export interface BatchStatusOptions {
 
 /** The run store's provider batches with their last polled state; no request is made (`sqlboard batch status`). */
 export function batchStatus(opts: BatchStatusOptions): CommandResult {
+  const started = new Date();
   const file = opts.store ?? DEFAULT_STORE;
   if (!existsSync(file)) throw new UserError(`no run store at ${file}: pass the --store the batch run used`);
   const store = openRunStore(file);
   try {
     const batches = new BatchStore(store).list();
-    return { report: batchStatusReport(file, batches), json: { store: file, batches }, notes: [] };
+    return withProvenance({ report: batchStatusReport(file, batches), json: { store: file, batches }, notes: [] }, { command: 'batch status', options: opts, started });
   } finally {
     store.close();
   }

@@ -2,6 +2,7 @@ import { writeItems } from '../benchmark/items.js';
 import { importRoseDir } from '../benchmark/rose-import.js';
 import { roseImportReport } from '../report/import-report.js';
 import { checkOutputTargets } from '../report/output-targets.js';
+import { withProvenance } from './provenance.js';
 import type { CommandResult } from './types.js';
 
 export interface ImportRoseOptions {
@@ -17,6 +18,7 @@ export interface ImportRoseOptions {
 
 /** Imports a recorded ROSE run as per-item verdicts (`sqlboard import rose`). */
 export function importRose(opts: ImportRoseOptions): CommandResult {
+  const started = new Date();
   // Before reading: `out` may not overwrite a file of the ROSE directory.
   if (opts.out) checkOutputTargets([{ flag: 'dir', path: opts.dir }], [{ flag: 'out', path: opts.out }]);
   const result = importRoseDir(opts.dir, { system: opts.system, subset: opts.subset });
@@ -25,5 +27,5 @@ export function importRose(opts: ImportRoseOptions): CommandResult {
     writeItems(opts.out, result.records, '--out');
     notes.push(`wrote ${result.records.length} records to ${opts.out}`);
   }
-  return { report: roseImportReport(result.summary), json: result.summary as unknown as Record<string, unknown>, notes };
+  return withProvenance({ report: roseImportReport(result.summary), json: result.summary as unknown as Record<string, unknown>, notes }, { command: 'import rose', options: opts, started });
 }

@@ -25,6 +25,7 @@ import { processIo } from '../report/output.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { batchModeOptions, checkLlmCallOptions, batchSummaryNote, type BatchOptions, type LlmCallOptions } from './llm-options.js';
 import { atLeast } from './option-checks.js';
+import { promptHashes, withProvenance } from './provenance.js';
 import type { GatedResult, RunHooks } from './types.js';
 
 export interface JudgeOptions extends LlmCallOptions, BatchOptions, RunHooks {
@@ -80,6 +81,7 @@ export interface JudgeOptions extends LlmCallOptions, BatchOptions, RunHooks {
 
 /** ROSE-style Prover/Refuter LLM judge over each system's predictions (`sqlboard judge`). */
 export async function judge(opts: JudgeOptions): Promise<GatedResult> {
+  const started = new Date();
   const concurrency = checkLlmCallOptions(opts);
   const maxAttempts = opts.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
   const previewRows = opts.previewRows ?? DEFAULT_PREVIEW_ROWS;
@@ -169,14 +171,23 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
         run.judge,
       );
     }
-    return {
+    const { prover, refuter, refuterMatch } = live.deps.prompts;
+    const provenance = {
+      command: 'judge',
+      options: opts,
+      started,
+      databases: await engine.databaseHashes(),
+      prompts: promptHashes([prover, refuter, refuterMatch]),
+      models: [{ role: 'judge', provider: opts.provider, model: run.judge }],
+    };
+    return withProvenance({
       report,
       json: judgeJson(run, summaries, ctx) as Record<string, unknown>,
       notes,
       metrics: [],
       // A budget stop leaves its items unscored (correct: null), so the count covers it.
       partial: unscored > 0 || run.stopped ? [`${unscored} of ${run.items.length} items unscored`] : [],
-    };
+    }, provenance);
   } finally {
     release();
     await engine.close();

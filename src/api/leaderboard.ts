@@ -14,6 +14,7 @@ import { meanJson, meanReport } from '../report/leaderboard-mean.js';
 import { METRIC_LABEL } from '../report/score-metrics.js';
 import { meanLeaderboard } from '../stats/mean-leaderboard.js';
 import { wholeNumber } from './option-checks.js';
+import { withProvenance } from './provenance.js';
 import type { GatedResult } from './types.js';
 
 export interface LeaderboardOptions {
@@ -60,6 +61,12 @@ export interface LeaderboardResult extends GatedResult {
 
 /** Ranks systems with intervals and significance, from per-item verdicts or a published board (`sqlboard leaderboard`). */
 export function leaderboard(opts: LeaderboardOptions): LeaderboardResult {
+  const started = new Date();
+  // A published board is analysed without resampling: no seed.
+  return withProvenance(rank(opts), { command: 'leaderboard', options: opts, started, ...(opts.board === undefined ? { seed: opts.seed ?? 42 } : {}) });
+}
+
+function rank(opts: LeaderboardOptions): LeaderboardResult {
   const itemFiles = opts.items ?? [];
   const confidence = opts.confidence ?? 0.95;
   if (opts.board !== undefined) {

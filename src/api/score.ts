@@ -21,6 +21,7 @@ import { scoreJson, scoreReport } from '../report/score-report.js';
 import { breakdownByDatabase } from '../stats/by-database.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { atLeast } from './option-checks.js';
+import { withProvenance } from './provenance.js';
 import type { GatedResult, RunHooks } from './types.js';
 
 export interface ScoreOptions extends RunHooks {
@@ -91,6 +92,7 @@ export function scoreInputs(opts: Pick<ScoreOptions, 'questions' | 'dbRoot' | 's
 
 /** EX (and Soft-F1, EM, VES, R-VES) per system as the official evaluators define them (`sqlboard score`). */
 export async function score(opts: ScoreOptions): Promise<GatedResult> {
+  const started = new Date();
   const { questions, dbRoot, specs, flagsFile } = scoreInputs(opts);
   const flags = flagsFile ? readErrorFlags(flagsFile) : undefined;
   const timeout = opts.timeout ?? 30;
@@ -116,6 +118,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
   /** The tasks scored (without skipped databases) and their result previews, for the explorer. */
   let previews: RunPreviews | undefined;
   let scored: Benchmark | undefined;
+  let databases: Record<string, string>;
   try {
     const full = loadBenchmark(questions);
     loaded = { bench: full, systems: specs.map((s) => loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs] })) };
@@ -146,6 +149,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
       // The explorer's result previews come from the run store, which closes below.
       scored = bench;
       if (opts.explorer) previews = await runPreviews(engine, bench, loaded.systems, comparatorSql(comparator, keepDistinct));
+    databases = await engine.databaseHashes();
   } finally {
     release();
     await engine.close();
@@ -180,7 +184,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     report.sections.push(byDatabaseSection(byDb, 'EX', labels));
     Object.assign(json, { byDb });
   }
-  return {
+  return withProvenance({
     report,
     json: json as unknown as Record<string, unknown>,
     notes,
@@ -189,5 +193,5 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
       metrics: { ex: s.accuracy, clean: s.clean?.accuracy, ...Object.fromEntries(Object.entries(s.metrics).map(([m, v]) => [m, v.mean])) },
     })),
     partial: skipped.map((d) => `skipped database ${d.dbId} (${d.tasks} tasks): ${d.problem}`),
-  };
+  }, { command: 'score', options: opts, started, databases });
 }

@@ -11,6 +11,7 @@ import { gapThreshold } from '../stats/gap.js';
 import { clopperPearson, wilson } from '../stats/intervals.js';
 import { roganGladen } from '../stats/prevalence.js';
 import { wholeNumber } from './option-checks.js';
+import { withProvenance } from './provenance.js';
 import type { CommandResult } from './types.js';
 
 /** `sqlboard stats gap`: SALUS's noise bound g* from N and e (or e/N). */
@@ -161,8 +162,15 @@ function agreement(o: AgreementOptions): StatsOutput {
 
 /** Noise-aware statistics (`sqlboard stats <statistic>`); `statistic` picks which. */
 export function stats(opts: StatsOptions): CommandResult {
+  const started = new Date();
   const out = runStatistic(opts);
-  return { report: out.report, json: out.json as Record<string, unknown>, notes: [] };
+  // Only agreement and interval over --items resample.
+  const seeded = opts.statistic === 'agreement' || (opts.statistic === 'interval' && opts.items !== undefined);
+  const seed = seeded ? (opts as AgreementOptions | IntervalOptions).seed ?? 42 : undefined;
+  return withProvenance(
+    { report: out.report, json: out.json as Record<string, unknown>, notes: [] },
+    { command: `stats ${opts.statistic}`, options: opts, started, ...(seed !== undefined ? { seed } : {}) },
+  );
 }
 
 function runStatistic(o: StatsOptions): StatsOutput {

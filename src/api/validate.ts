@@ -11,6 +11,7 @@ import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../validate/sourc
 import { validate as validateJudges, type ValidateResult } from '../validate/validate.js';
 import { batchModeOptions, checkLlmCallOptions, type BatchOptions, type LlmCallOptions } from './llm-options.js';
 import { atLeast, wholeNumber } from './option-checks.js';
+import { promptHashes, withProvenance, type RunRecord } from './provenance.js';
 import type { CommandResult, RunHooks } from './types.js';
 
 export interface ValidateOptions extends LlmCallOptions, BatchOptions, RunHooks {
@@ -41,7 +42,7 @@ export interface ValidateOptions extends LlmCallOptions, BatchOptions, RunHooks 
 }
 
 /** The live judge over the sets' own items, wired like `judge` (src/judge/setup.ts). */
-async function liveJudge(o: ValidateOptions, sets: ValidationSet[], concurrency: number): Promise<JudgeVerdicts> {
+async function liveJudge(o: ValidateOptions, sets: ValidationSet[], concurrency: number, record: RunRecord): Promise<JudgeVerdicts> {
   if (!o.model || !o.dbRoot) throw new UserError('--provider needs --model and --db-root (the databases of the sets\' items)');
   const batch = batchModeOptions(o, o.onBatchProgress);
   const store = openRunStore(o.store ?? DEFAULT_STORE);
@@ -58,7 +59,7 @@ async function liveJudge(o: ValidateOptions, sets: ValidationSet[], concurrency:
       maxCalls: o.maxCalls,
       ...(batch ? { batch } : {}),
     });
-    return await judgeValidationItems(sets, {
+    const verdicts = await judgeValidationItems(sets, {
       judge,
       executor: engine,
       concurrency,
@@ -67,6 +68,11 @@ async function liveJudge(o: ValidateOptions, sets: ValidationSet[], concurrency:
       onExecProgress: (d, t) => o.onProgress?.('executing', d, t),
       onJudgeProgress: (d, t) => o.onProgress?.('judging', d, t),
     });
+    const { prover, refuter, refuterMatch } = judge.deps.prompts;
+    record.databases = await engine.databaseHashes();
+    record.prompts = promptHashes([prover, refuter, refuterMatch]);
+    record.models = [{ role: 'judge', provider: o.provider!, model: verdicts.name }];
+    return verdicts;
   } finally {
     release();
     await engine.close();
@@ -76,6 +82,7 @@ async function liveJudge(o: ValidateOptions, sets: ValidationSet[], concurrency:
 
 /** Compares judges with human labels on validation sets: κ, MCC, F1, ensembles, the upgrade rule (`sqlboard validate`). */
 export async function validate(opts: ValidateOptions): Promise<CommandResult<ValidateResult & Record<string, unknown>>> {
+  const started = new Date();
   const seed = opts.seed ?? 42;
   const iterations = opts.iterations ?? 2000;
   atLeast('iterations', iterations, 1);
@@ -88,7 +95,8 @@ export async function validate(opts: ValidateOptions): Promise<CommandResult<Val
     const { name, sources } = parseJudgeSpec(spec);
     return loadJudge(name, sources, sets);
   });
-  if (opts.provider) judges.push(await liveJudge(opts, sets, concurrency));
+  const record: RunRecord = { command: 'validate', options: opts, started, seed };
+  if (opts.provider) judges.push(await liveJudge(opts, sets, concurrency, record));
   const result = validateJudges({
     sets,
     judges,
@@ -98,5 +106,5 @@ export async function validate(opts: ValidateOptions): Promise<CommandResult<Val
     seed,
     iterations,
   });
-  return { report: validateReport(result), json: result as ValidateResult & Record<string, unknown>, notes: judges.flatMap((j) => j.notes) };
+  return withProvenance({ report: validateReport(result), json: result as ValidateResult & Record<string, unknown>, notes: judges.flatMap((j) => j.notes) }, record);
 }

@@ -15,6 +15,7 @@ import { printNotes } from './outcome.js';
 import { runProgress } from './progress.js';
 import { DEFAULT_STORE } from '../store/run-store.js';
 import { stopOnSignals } from './interrupt.js';
+import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 import { addRepairOption } from './repair-option.js';
 
@@ -86,7 +87,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
     const progress = runProgress();
     let result;
     try {
-      result = await audit({ ...argv, batchWait: argv.batchWait as BatchWait, batchFallback: argv.batchFallback as BatchFallback, explorer: argv.html !== undefined, ...progress, onStoppable: stopOnSignals(argv.store) });
+      result = await audit({ ...apiOptions(argv), batchWait: argv.batchWait as BatchWait, batchFallback: argv.batchFallback as BatchFallback, explorer: argv.html !== undefined, ...progress, onStoppable: stopOnSignals(argv.store) });
     } finally {
       progress.stop();
     }

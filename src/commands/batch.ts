@@ -3,6 +3,7 @@ import { batchStatus } from '../api/batch-status.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { DEFAULT_STORE } from '../store/run-store.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
+import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
 interface BatchStatusArgs extends ReportOptions {
@@ -16,7 +17,7 @@ const statusCommand: CommandModule<object, BatchStatusArgs> = {
     addReportOptions(y.option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store holding the batch ids' })) as unknown as Argv<BatchStatusArgs>,
   handler: (argv) => {
     checkOutputs(argv, { inputs: { '--store': argv.store } });
-    const result = batchStatus(argv);
+    const result = batchStatus(apiOptions(argv));
     emitReport(result.report, result.json, argv);
   },
 };

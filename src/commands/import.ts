@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { importRose } from '../api/import-rose.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
+import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
 interface RoseArgs extends ReportOptions {
@@ -24,7 +25,7 @@ const rose: CommandModule<object, RoseArgs> = {
     ) as unknown as Argv<RoseArgs>,
   handler: (argv) => {
     checkOutputs(argv, { inputs: { 'ROSE directory': argv.dir }, outputs: { '--out': argv.out } });
-    const result = importRose(argv);
+    const result = importRose(apiOptions(argv));
     for (const note of result.notes) process.stderr.write(`sqlboard: ${note}\n`);
     emitReport(result.report, result.json, argv);
   },

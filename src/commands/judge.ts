@@ -16,6 +16,7 @@ import { runProgress } from './progress.js';
 import { DEFAULT_STORE } from '../store/run-store.js';
 import { finishRun, printNotes } from './outcome.js';
 import { stopOnSignals } from './interrupt.js';
+import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 import { addRepairOption } from './repair-option.js';
 
@@ -101,7 +102,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
     let result;
     try {
       result = await judge({
-        ...argv,
+        ...apiOptions(argv),
         provider: argv.provider as ProviderName,
         batchWait: argv.batchWait as BatchWait,
         batchFallback: argv.batchFallback as BatchFallback,

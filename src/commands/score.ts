@@ -12,6 +12,7 @@ import { finishRun, printNotes } from './outcome.js';
 import { runProgress } from './progress.js';
 import { DEFAULT_STORE } from '../store/run-store.js';
 import { stopOnSignals } from './interrupt.js';
+import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 import { addRepairOption } from './repair-option.js';
 
@@ -102,7 +103,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     const progress = runProgress();
     let result;
     try {
-      result = await score({ ...argv, comparator: argv.comparator as ComparatorName | undefined, by: argv.by as 'db' | undefined, explorer: argv.html !== undefined, ...progress, onStoppable: stopOnSignals(argv.store) });
+      result = await score({ ...apiOptions(argv), comparator: argv.comparator as ComparatorName | undefined, by: argv.by as 'db' | undefined, explorer: argv.html !== undefined, ...progress, onStoppable: stopOnSignals(argv.store) });
     } finally {
       progress.stop();
     }

@@ -4,6 +4,7 @@ import { addReportOptions, checkOutputs, type PathOptions } from './report-optio
 import { stats } from '../api/stats.js';
 import type { CommandResult } from '../api/types.js';
 import type { ContinuousMetric } from '../execution/metric-means.js';
+import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
 /*
@@ -43,7 +44,7 @@ const gap: Sub<GapArgs> = {
         .option('error-rate', { type: 'number', describe: 'e/N as a fraction (instead of --flawed)' })
         .option('confidence', { type: 'number', default: 0.95, describe: 'One-sided confidence for g*' }),
     ),
-  handler: (argv) => emit(argv, {}, () => stats({ ...argv, statistic: 'gap' })),
+  handler: (argv) => emit(argv, {}, () => stats({ ...apiOptions(argv), statistic: 'gap' })),
 };
 
 // ---- prevalence -------------------------------------------------------------------------
@@ -76,7 +77,7 @@ const prevalence: Sub<PrevalenceArgs> = {
           .option('flagged', { type: 'number', describe: 'Items it flagged among N' }),
       ).option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence of the CI' }),
     ),
-  handler: (argv) => emit(argv, {}, () => stats({ ...argv, statistic: 'prevalence' })),
+  handler: (argv) => emit(argv, {}, () => stats({ ...apiOptions(argv), statistic: 'prevalence' })),
 };
 
 // ---- detector ---------------------------------------------------------------------------
@@ -94,7 +95,7 @@ const detector: Sub<DetectorArgs> = {
   describe: 'Error-detector quality (positive = error) with its flag-everything and random floors',
   builder: (y) =>
     withReport<DetectorArgs>(confusionOptions(y).option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence of the Wilson CIs' })),
-  handler: (argv) => emit(argv, {}, () => stats({ ...argv, statistic: 'detector' })),
+  handler: (argv) => emit(argv, {}, () => stats({ ...apiOptions(argv), statistic: 'detector' })),
 };
 
 // ---- interval ---------------------------------------------------------------------------
@@ -123,7 +124,7 @@ const interval: Sub<IntervalArgs> = {
         .option('seed', { type: 'number', default: 42, describe: 'With --items: bootstrap seed' })
         .option('iterations', { type: 'number', default: 2000, describe: 'With --items: bootstrap resamples' }),
     ),
-  handler: (argv) => emit(argv, { '--items': argv.items }, () => stats({ ...argv, statistic: 'interval', metric: argv.metric as ContinuousMetric | undefined })),
+  handler: (argv) => emit(argv, { '--items': argv.items }, () => stats({ ...apiOptions(argv), statistic: 'interval', metric: argv.metric as ContinuousMetric | undefined })),
 };
 
 // ---- agreement --------------------------------------------------------------------------
@@ -152,7 +153,7 @@ const agreement: Sub<AgreementArgs> = {
         .option('iterations', { type: 'number', default: 2000, describe: 'Bootstrap resamples' })
         .option('confidence', { type: 'number', default: 0.95, describe: 'Two-sided confidence' }),
     ),
-  handler: (argv) => emit(argv, { 'label file': [argv.a, argv.b] }, () => stats({ ...argv, statistic: 'agreement' })),
+  handler: (argv) => emit(argv, { 'label file': [argv.a, argv.b] }, () => stats({ ...apiOptions(argv), statistic: 'agreement' })),
 };
 
 // ---- the verb ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { printNotes } from './outcome.js';
 import { runProgress } from './progress.js';
 import { DEFAULT_STORE } from '../store/run-store.js';
 import { stopOnSignals } from './interrupt.js';
+import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
 interface ValidateArgs extends ReportOptions, BatchArgs {
@@ -69,7 +70,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     let result;
     try {
       result = await validate({
-        ...argv,
+        ...apiOptions(argv),
         provider: argv.provider as ProviderName | undefined,
         batchWait: argv.batchWait as BatchWait,
         batchFallback: argv.batchFallback as BatchFallback,

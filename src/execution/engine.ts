@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { databaseFile, dbIdProblem, sqliteFileProblem, testSuiteFiles } from './database-file.js';
 import { ExecutionStore } from './result-store.js';
@@ -178,6 +178,19 @@ export class ExecutionEngine {
       this.folders.set(dbId, files);
     }
     return files;
+  }
+
+  /**
+   * sha256 of every database file this engine has opened (for the outputs' provenance), by db_id, and a
+   * test-suite folder's other files as `<db_id>/<file name>`; call before close().
+   */
+  async databaseHashes(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const [dbId, path] of [...this.paths].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      out[dbId] = await this.sha(path);
+      for (const file of this.folders.get(dbId) ?? []) if (file !== path) out[`${dbId}/${basename(file)}`] = await this.sha(file);
+    }
+    return out;
   }
 
   /** Checks that every task's database is a SQLite file before any work starts. */

@@ -4,6 +4,7 @@ import { isInterval, type Plot, type Report, type Table } from './model.js';
 import { renderIntervalPlot } from './svg-interval.js';
 import { renderMatrixPlot } from './svg-matrix.js';
 import { EXPLORER_CSS, explorerScriptSource, renderExplorer } from './explorer-html.js';
+import { provenanceHtml } from './provenance.js';
 
 /** Tables longer than this start collapsed, so the plots stay near the top of the page. */
 const COLLAPSE_ROWS = 40;
@@ -119,7 +120,7 @@ ${metaHtml}
 ${toExplorer}
 ${sections.join('\n')}
 ${explorer}
-</main>
+${report.provenance ? provenanceHtml(report.provenance) : ''}</main>
 </body>
 </html>
 `;

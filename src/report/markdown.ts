@@ -1,5 +1,6 @@
 import { columnAlign, formatCell, formatMeta, shownMeta } from './format.js';
 import type { Report, Table } from './model.js';
+import { provenanceMarkdown } from './provenance.js';
 
 /** Escapes text for a GFM table cell: `\\`, `|`, `<` escaped (no stray HTML), line breaks become `<br>`. */
 function mdCell(text: string): string {
@@ -34,5 +35,5 @@ export function renderMarkdown(report: Report): string {
     for (const note of section.notes ?? []) out.push(mdText(note), '');
     if (section.table) out.push(renderMarkdownTable(section.table));
   }
-  return out.join('\n').replace(/\n+$/, '\n');
+  return out.join('\n').replace(/\n+$/, '\n') + (report.provenance ? provenanceMarkdown(report.provenance) : '');
 }

@@ -30,6 +30,7 @@
  */
 
 import type { ExplorerData } from './explorer-model.js';
+import type { Provenance } from './provenance.js';
 
 /** An estimate with its interval; any object with these fields (e.g. stats' `Interval`) fits. */
 export interface IntervalValue {
@@ -153,6 +154,8 @@ export interface Report {
   /** Key facts shown under the title (inputs, seed, N, method names). */
   meta?: Record<string, Cell>;
   sections: Section[];
+  /** Where the report came from (src/report/provenance.ts): the Markdown and HTML footers; the API sets it. */
+  provenance?: Provenance;
 }
 
 export function isInterval(c: Cell): c is IntervalValue {

@@ -16,7 +16,7 @@
  * Options added by `addReportOptions` (src/commands/report-options.ts):
  * - (none)          the terminal table on stdout
  * - `--json`        `JSON.stringify(jsonObject, null, 2)` on stdout and NOTHING else there
- * - `--csv [FILE]`  the main table as CSV to FILE, or to stdout without FILE (or with `-`)
+ * - `--csv [FILE]`  the main table as CSV to FILE (its provenance beside it in FILE.meta.json), or to stdout without FILE (or with `-`)
  * - `--md [FILE]`   the report as Markdown, likewise
  * - `--html FILE`   the self-contained HTML page to FILE
  * - `--wide`        the terminal table at full width; otherwise it is fitted to the terminal's columns
@@ -32,6 +32,7 @@ import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
+import { SCHEMA_VERSION } from './provenance.js';
 import { DEFAULT_COLUMNS, renderTerminal } from './terminal.js';
 import { redact } from '../llm/secrets.js';
 
@@ -111,7 +112,10 @@ export function reportFiles(argv: ReportOptions): { flag: string; path: string }
 export function emitReport(report: Report, json: unknown, argv: ReportOptions, io: ReportIo = processIo): void {
   checkReportOptions(argv);
   const render = { '--csv': renderCsv, '--md': renderMarkdown, '--html': renderHtml };
-  const files = reportFiles(argv).map(({ flag, path }) => [flag, path, render[flag as keyof typeof render](report)] as const);
+  const files: (readonly [string, string, string])[] = reportFiles(argv).map(({ flag, path }) => [flag, path, render[flag as keyof typeof render](report)] as const);
+  // CSV has no place for the provenance that every reader skips: it goes beside the file.
+  const csvFile = files.find(([flag]) => flag === '--csv');
+  if (csvFile && report.provenance) files.push(['--csv', `${csvFile[1]}.meta.json`, JSON.stringify({ schemaVersion: SCHEMA_VERSION, meta: report.provenance }, null, 2) + '\n']);
 
   if (argv.json) io.stdout(JSON.stringify(json, null, 2) + '\n');
   else if (toStdout(argv.csv)) io.stdout(renderCsv(report));

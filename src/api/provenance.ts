@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PromptTemplate } from '../judge/prompts.js';
+import { redactDeep } from '../llm/secrets.js';
+import { SCHEMA_VERSION, type Provenance } from '../report/provenance.js';
+import type { CommandResult } from './types.js';
+
+let self: Provenance['sqlboard'] | undefined;
+
+/** This package's version, and its git commit when it runs from a checkout (found from this file, in src/ or dist/src/). */
+function sqlboardItself(): Provenance['sqlboard'] {
+  if (self) return self;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
+  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
+  let commit: string | undefined;
+  if (existsSync(join(dir, '.git'))) {
+    try {
+      commit = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || undefined;
+    } catch {
+      // No git on this machine: the version alone names the code.
+    }
+  }
+  self = { version, ...(commit ? { commit } : {}) };
+  return self;
+}
+
+/** The options as the caller gave them: callbacks and unset options left out, configured API keys redacted. */
+function recordedOptions(opts: object): Record<string, unknown> {
+  return redactDeep(Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined && typeof v !== 'function')));
+}
+
+/** The prompt templates' hashes by name. */
+export function promptHashes(templates: readonly PromptTemplate[]): Record<string, string> {
+  return Object.fromEntries(templates.map((t) => [t.name, t.hash]));
+}
+
+export interface RunRecord {
+  command: string;
+  options: object;
+  started: Date;
+  databases?: Record<string, string>;
+  prompts?: Record<string, string>;
+  models?: Provenance['models'];
+  seed?: number;
+}
+
+/**
+ * Adds the provenance to a command's result: `schemaVersion` and `meta` first in the `--json`
+ * object (the rest unchanged, in its order), and the same `meta` on the Report for the footers.
+ */
+export function withProvenance<R extends CommandResult>(result: R, run: RunRecord): R {
+  const meta: Provenance = {
+    sqlboard: sqlboardItself(),
+    command: run.command,
+    options: recordedOptions(run.options),
+    ...(run.databases && Object.keys(run.databases).length ? { databases: run.databases } : {}),
+    ...(run.prompts && Object.keys(run.prompts).length ? { prompts: run.prompts } : {}),
+    ...(run.models?.length ? { models: run.models } : {}),
+    ...(run.seed !== undefined ? { seed: run.seed } : {}),
+    startedAt: run.started.toISOString(),
+    endedAt: new Date().toISOString(),
+  };
+  result.json = { schemaVersion: SCHEMA_VERSION, meta, ...result.json };
+  result.report.provenance = meta;
+  return result;
+}
