@@ -1,0 +1,101 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
+
+/*
+ * Every command's --json against its JSON Schema in schemas/ (what the package ships), with ajv:
+ * real outputs on a Spider dev subset, the ROSE-VEC runs, the SALUS labels and the BIRD leaderboard.
+ */
+
+const SCHEMAS = join(ROOT, 'schemas');
+const ajv = new Ajv({ allErrors: true, strict: true });
+for (const f of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS, f), 'utf8')) as object);
+
+const dir = mkdtempSync(join(tmpdir(), 'schemas-'));
+const questions = join(dir, 'dev.json');
+const dbRoot = join(SPIDER, 'database');
+const PREDICTIONS: [string, string][] = [
+  ['c3', 'c3/predicted_sql.txt'],
+  ['dail-sql', 'dail-sql/DAIL-SQL+GPT-4.txt'],
+  ['resdsql', 'resdsql/RESDSQL_3B.sql'],
+];
+const systems = PREDICTIONS.map(([name]) => `${name}=${join(dir, `${name}.sql`)}`);
+const store = join(dir, 'run.db');
+const items = join(dir, 'items.jsonl');
+const replay = join(dir, 'replay.jsonl');
+const ROSE = join(SHARED, 'rose');
+const SALUS = join(SHARED, 'salus');
+
+beforeAll(() => {
+  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[];
+  // concert_singer and pets_1
+  writeFileSync(questions, JSON.stringify(dev.slice(36, 60)));
+  for (const [name, file] of PREDICTIONS) {
+    writeFileSync(join(dir, `${name}.sql`), readFileSync(join(SPIDER, 'predictions', file), 'utf8').split('\n').slice(36, 60).join('\n') + '\n');
+  }
+  writeFileSync(
+    replay,
+    [
+      JSON.stringify({ contains: ['returned exactly the same result'], text: JSON.stringify({ reason: 'same rows', overturn: false, ambiguity: 'none', goldCorrect: true }) }),
+      JSON.stringify({ contains: ['You are the Prover'], text: JSON.stringify({ expectedAnswer: 'rows', sqlDescription: 'rows', reason: 'differs', verdict: false }) }),
+    ].join('\n') + '\n',
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs a command with --json and validates its output against `schema`; returns the output. */
+async function valid(schema: string, args: string[]): Promise<Record<string, unknown>> {
+  const r = await runCli([...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  const out = JSON.parse(r.stdout) as Record<string, unknown>;
+  const validate = ajv.getSchema(`${schema}.schema.json`)!;
+  expect(validate(out) ? [] : validate.errors, `${args.join(' ')} against ${schema}.schema.json`).toEqual([]);
+  return out;
+}
+
+describe('every --json validates against its schema in schemas/', () => {
+  it('score (EX, Soft-F1, EM, --by db), judge (replay provider), audit, and the CSV companion', async () => {
+    const scored = await valid('score', ['score', '--questions', questions, '--db-root', dbRoot, '--store', store, ...systems.flatMap((s) => ['--system', s]), '--metric', 'ex,soft-f1,em', '--tables', join(SPIDER, 'tables.json'), '--by', 'db', '--items', items]);
+    expect((scored.systems as unknown[]).length).toBe(3);
+    await valid('judge', ['judge', '--questions', questions, '--db-root', dbRoot, '--store', store, '--system', systems[0]!, '--provider', 'replay', '--replay', replay, '--model', 'gpt-4o-2024-08-06']);
+    await valid('audit', ['audit', '--questions', questions, '--db-root', dbRoot, '--store', store, ...systems.flatMap((s) => ['--agent', s])]);
+    await valid('batch-status', ['batch', 'status', '--store', store]);
+    const csv = join(dir, 'board.csv');
+    const r = await runCli(['leaderboard', items, '--csv', csv, '--iterations', '50']);
+    expect(r.code, r.stderr).toBe(0);
+    const companion = JSON.parse(readFileSync(`${csv}.meta.json`, 'utf8')) as unknown;
+    const check = ajv.getSchema('csv-meta.schema.json')!;
+    expect(check(companion) ? [] : check.errors).toEqual([]);
+  }, 600_000);
+
+  it('leaderboard: from verdicts (EX, EM, Soft-F1, --by db) and from a published board', async () => {
+    await valid('leaderboard', ['leaderboard', items, '--iterations', '50', '--by', 'db']);
+    await valid('leaderboard', ['leaderboard', items, '--iterations', '50', '--metric', 'em']);
+    const mean = await valid('leaderboard', ['leaderboard', items, '--iterations', '50', '--metric', 'soft-f1']);
+    expect(mean.metric).toBe('soft-f1');
+    await valid('leaderboard', ['leaderboard', '--board', join(SHARED, 'bird-leaderboard', 'overall-ex.csv'), '--n', '1534', '--flawed', '564']);
+  }, 300_000);
+
+  it('stats (each statistic), import rose and validate', async () => {
+    await valid('stats', ['stats', 'gap', '--n', '1534', '--flawed', '564']);
+    await valid('stats', ['stats', 'prevalence', '--n', '200', '--flagged', '60', '--tp', '50', '--fp', '10', '--fn', '5', '--tn', '135']);
+    await valid('stats', ['stats', 'detector', '--tp', '50', '--fp', '10', '--fn', '5', '--tn', '135']);
+    await valid('stats', ['stats', 'interval', '--k', '803', '--n', '1034']);
+    await valid('stats', ['stats', 'agreement', join(SALUS, 'predictions', 'frontier.csv'), join(SALUS, 'ground_truth', 'GT_RS_200.csv'), '--iterations', '100']);
+    await valid('import-rose', ['import', 'rose', join(ROSE, 'output', 'benchmarking', 'gpt-5', 'o3-gpt-5-eval'), '--system', 'gpt-5']);
+    const set = join(ROSE, 'data', 'annotations', 'rose-vec-spider.json');
+    const run = (backbone: string) => join(ROSE, 'output', 'rose-vec', 'rose-vec-spider', backbone, 'ROSE');
+    await valid('validate', ['validate', '--set', set, '--judge', `o3=${run('o3')}`, '--judge', `g=${run('gemini-2.5-pro')}`, '--ensemble', 'and:o3,g', '--baseline', 'g', '--iterations', '50']);
+  }, 300_000);
+
+  it('a changed shape is caught: a score object without its systems, or with a meta of another command, is invalid', async () => {
+    const validate = ajv.getSchema('score.schema.json')!;
+    const out = JSON.parse((await runCli(['stats', 'interval', '--k', '3', '--n', '4', '--json'])).stdout) as { meta: object };
+    expect(validate({ schemaVersion: 1, meta: { ...out.meta, command: 'scores' }, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
+    expect(validate({ schemaVersion: 1, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
+    expect(validate({ schemaVersion: 1, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(true);
+  }, 60_000);
+});
