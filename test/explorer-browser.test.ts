@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ROOT, SPIDER, runCli } from './helpers/cli.js';
 import { launchChromium } from './helpers/chromium.js';
-import { readErrorFlags } from '../src/benchmark/error-flags.js';
+import { readErrorFlags, readFlagScores } from '../src/benchmark/error-flags.js';
 import { renderHtml } from '../src/report/html.js';
 import type { ExplorerData } from '../src/report/explorer-model.js';
 
@@ -162,6 +162,16 @@ describe('score --html: the per-item explorer on the bundled Spider dev run', ()
     expect(await shown(page)).toBe([...flags.values()].filter(Boolean).length);
     await page.selectOption('#ex-flag', '');
     expect(await countText(page)).toBe('1034 of 1034 tasks');
+
+    // The bundled flags come from an audit: its review scores order the review queue here too.
+    const scores = readFlagScores(join(ROOT, 'data', 'spider', 'audit', 'flags.csv'));
+    expect(scores.size).toBe(1034);
+    const queue = [...scores].sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0])).map(([id]) => id);
+    await page.selectOption('#ex-sort', 'review');
+    expect((await rowTasks(page)).slice(0, 5)).toEqual(queue.slice(0, 5));
+    await page.click('.ex-row[data-i="0"]');
+    expect(await page.textContent('#ex-detail .ex-meta')).toContain(`review rank 1, score ${scores.get(queue[0]!)!.toFixed(3)}`);
+    await page.selectOption('#ex-sort', 'task');
     await page.close();
   }, 300_000);
 

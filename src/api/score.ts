@@ -1,5 +1,5 @@
 import { bundledSpider } from '../benchmark/bundled.js';
-import { checkFlagTasks, readErrorFlags } from '../benchmark/error-flags.js';
+import { checkFlagTasks, readErrorFlags, readFlagScores } from '../benchmark/error-flags.js';
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
@@ -166,7 +166,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
         systems: loaded.systems.map((s) => ({ name: s.system, sql: (id) => s.byTask.get(id)?.sql })),
         items: run.items,
         ...(previews ? { previews } : {}),
-        ...(flags ? { flags } : {}),
+        ...(flags ? { flags, reviewScores: readFlagScores(flagsFile!) } : {}),
       },
       run.comparator,
     );

@@ -8,13 +8,29 @@ import { readText } from './read-json.js';
  * (flagged), 1 = fine. Returns taskId → flagged. Task ids stay strings, matching item records.
  */
 export function readErrorFlags(file: string): Map<string, boolean> {
-  return parseIdLabelCsv(file, readText(file), {
-    idColumns: ['task_id', 'query_id'],
-    labelColumns: ['predicted_label', 'label'],
-    parseLabel: (raw) => (raw === '0' ? true : raw === '1' ? false : undefined),
-    labelsHint: '0 (wrong gold) or 1 (fine)',
-    headerHint: 'SALUS flags: 0 = wrong gold',
-  }).labels;
+  return parseIdLabelCsv(file, readText(file), FLAGS_FORMAT).labels;
+}
+
+const FLAGS_FORMAT = {
+  idColumns: ['task_id', 'query_id'],
+  labelColumns: ['predicted_label', 'label'],
+  parseLabel: (raw: string) => (raw === '0' ? true : raw === '1' ? false : undefined),
+  labelsHint: '0 (wrong gold) or 1 (fine)',
+  headerHint: 'SALUS flags: 0 = wrong gold',
+};
+
+/**
+ * The review scores in a flags file that `sqlboard audit --out` wrote (its extra `score` column, in [0, 1],
+ * higher = more suspicious), by task; empty for a file without that column. Cells that are no number are skipped.
+ */
+export function readFlagScores(file: string): Map<string, number> {
+  const { extras } = parseIdLabelCsv(file, readText(file), { ...FLAGS_FORMAT, extraColumns: ['score'] });
+  const scores = new Map<string, number>();
+  for (const [id, cells] of extras) {
+    const v = Number(cells.score);
+    if (cells.score !== undefined && Number.isFinite(v)) scores.set(id, v);
+  }
+  return scores;
 }
 
 /**

@@ -11,6 +11,16 @@ export interface ExplorerInputs {
   previews?: RunPreviews;
   /** Tasks flagged as wrong gold (score --flags). */
   flags?: Map<string, boolean>;
+  /** Review scores from an audit's flags file (its `score` column), shown with the rank they give. */
+  reviewScores?: Map<string, number>;
+}
+
+/** Review ranks from review scores: 1 = the highest score; tied tasks share the best place, as the audit ranks them. */
+function ranksOf(scores: Map<string, number>): Map<string, number> {
+  const sorted = [...scores.values()].sort((a, b) => b - a);
+  const firstAt = new Map<number, number>();
+  sorted.forEach((v, i) => firstAt.has(v) || firstAt.set(v, i + 1));
+  return new Map([...scores].map(([id, v]) => [id, firstAt.get(v)!]));
 }
 
 /** Per-item metric fields of `score --items` lines, and the names the page shows them by. */
@@ -50,6 +60,7 @@ export function explorerTasks(
   extra: (it: ItemRecord) => Partial<ExplorerItem> = () => ({}),
 ): ExplorerTask[] {
   const bySystem = new Map(inp.systems.map((s, i) => [s.name, i]));
+  const ranks = inp.reviewScores ? ranksOf(inp.reviewScores) : undefined;
   const items = new Map<string, ItemRecord>();
   for (const it of inp.items) items.set(`${bySystem.get(it.system)}\n${it.taskId}`, it);
   return inp.bench.tasks.map((t, ti) => {
@@ -66,6 +77,7 @@ export function explorerTasks(
       ...(gp !== undefined ? { gp } : {}),
       ...(first?.goldError !== undefined ? { ge: first.goldError } : {}),
       ...(flagged !== undefined ? { fl: flagged } : {}),
+      ...(inp.reviewScores?.has(t.id) ? { rs: inp.reviewScores.get(t.id)!, rk: ranks!.get(t.id)! } : {}),
       s: inp.systems.map((s, si) => {
         const it = items.get(`${si}\n${t.id}`);
         if (!it) return null;

@@ -96,9 +96,16 @@ function apply() {
   spacer.style.height = view.length * ROW + 'px';
   const at = keep === undefined ? -1 : view.indexOf(keep);
   sel = view.length === 0 ? -1 : Math.max(0, at);
+  // The selected task stays selected when the filters keep it, and in view.
   if (at < 0) list.scrollTop = 0;
+  else scrollToSelected();
   drawRows(true);
   showDetail();
+}
+function scrollToSelected() {
+  const top = sel * ROW;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + ROW > list.scrollTop + list.clientHeight) list.scrollTop = top + ROW - list.clientHeight;
 }
 
 let drawn = '';
@@ -123,7 +130,7 @@ function rowEl(i) {
   const head = el('div', 'ex-row-head');
   head.appendChild(el('span', 'ex-id', '#' + t.id));
   head.appendChild(el('span', 'ex-db', t.db + (t.d ? ' · ' + t.d : '')));
-  if (t.rk !== undefined) head.appendChild(el('span', 'ex-rank', 'review #' + t.rk));
+  if (t.rk !== undefined && (D.kind === 'audit' || fSort.value === 'review')) head.appendChild(el('span', 'ex-rank', 'review #' + t.rk));
   if (FLAGGED[ti]) head.appendChild(el('span', 'ex-flag', D.kind === 'judge' ? 'GoldX' : 'flagged'));
   const strip = el('span', 'ex-strip');
   OUT[ti].forEach((o, si) => { const b = el('i', 'o-' + o); b.title = S[si] + ': ' + OUTCOME_WORD[o]; strip.appendChild(b); });
@@ -209,9 +216,7 @@ function showDetail() {
 function select(i) {
   if (view.length === 0) return;
   sel = Math.max(0, Math.min(view.length - 1, i));
-  const top = sel * ROW;
-  if (top < list.scrollTop) list.scrollTop = top;
-  else if (top + ROW > list.scrollTop + list.clientHeight) list.scrollTop = top + ROW - list.clientHeight;
+  scrollToSelected();
   drawRows(true);
   showDetail();
 }
