@@ -60,7 +60,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         .option('out', { type: 'string', describe: 'Write flags.csv, tasks.jsonl, review.csv, lf-stats.json, agent-stats.json, summary.json (and evaluation.json with --labels) here' })
         .option('seed', { type: 'number', default: 1, describe: 'Seed for cross-validation folds' })
         .option('k', { type: 'number', describe: 'High-confidence examples per class for --decision-plane (default 250 × N/1534)' })
-        .option('decision-plane', { type: 'boolean', default: false, describe: 'Flag with the decision plane (per-agent CART reliability) instead of the label model; off by default (README)' })
+        .option('decision-plane', { type: 'boolean', default: false, describe: 'Let the decision plane (per-agent CART reliability) compete with the label model for the flags; chosen only when it agrees better with held-out agents beyond chance; off by default (README)' })
         .option('timeout', { type: 'number', default: 30, describe: 'Per-query time limit in seconds' })
         .option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' })
         .option('workers', { type: 'number', describe: 'Parallel execution processes (default: one per core)' }), 'LLM agents'), 'LLM agents'),
