@@ -65,13 +65,13 @@ interface Signalled {
 }
 
 /** Starts the CLI (through `wrap`, e.g. `script` for a terminal), waits until `ready()`, sends `signal` to the CLI process. */
-async function signalWhen(args: string[], ready: () => boolean, signal: NodeJS.Signals, opts: { env?: NodeJS.ProcessEnv; terminal?: boolean } = {}): Promise<Signalled> {
+async function signalWhen(args: string[], ready: () => boolean, signal: NodeJS.Signals, opts: { env?: NodeJS.ProcessEnv; terminal?: boolean; group?: boolean } = {}): Promise<Signalled> {
   const cli = [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args];
   // `script` gives the CLI a pseudo-terminal (its stderr is a TTY, so the progress bar is drawn); `exec` makes the CLI script's own child.
   const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
   const child = opts.terminal
     ? spawn('script', ['-qfec', `exec ${cli.map(quote).join(' ')}`, '/dev/null'], { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] })
-    : spawn(cli[0]!, cli.slice(1), { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    : spawn(cli[0]!, cli.slice(1), { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: opts.group === true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -82,18 +82,19 @@ async function signalWhen(args: string[], ready: () => boolean, signal: NodeJS.S
   expect(ready(), `not ready in time: ${stderr}`).toBe(true);
   const target = opts.terminal ? childrenOf(child.pid!)[0]! : child.pid!;
   const children = childrenOf(target);
-  process.kill(target, signal);
+  // group: as Ctrl-C in a terminal, the signal reaches the CLI and its execution processes at once.
+  process.kill(opts.group ? -target : target, signal);
   const code = await closed;
   return { code, stdout, stderr, children };
 }
 
-describe('score: SIGINT after some executions are stored', () => {
+describe('score: SIGINT to the process group (Ctrl-C) after some executions are stored', () => {
   const store = join(dir, 'score.db');
   const args = ['score', '--questions', questions, '--db-root', DB, ...systemArgs, '--store', store, '--workers', '2'];
   let stored = 0;
 
   it('exits 130, names how many executions are kept, kills the execution processes, keeps the store consistent', async () => {
-    const r = await signalWhen(args, () => rows(store, 'executions') >= 40, 'SIGINT');
+    const r = await signalWhen(args, () => rows(store, 'executions') >= 40, 'SIGINT', { group: true });
     expect(r.code, r.stderr).toBe(ExitCode.Interrupted);
     const m = /sqlboard: interrupted by SIGINT \(executing (\d+) of (\d+) done\): every finished item is kept in the run store (.*); run the same command again to resume where it stopped\./.exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
@@ -107,6 +108,8 @@ describe('score: SIGINT after some executions are stored', () => {
     expect(rows(store, 'executions')).toBe(stored);
     const db = new Database(store, { readonly: true });
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    // No query was stored as failed because its process got the signal too.
+    expect(db.prepare("SELECT count(*) AS n FROM executions WHERE error LIKE '%process died%'").get()).toEqual({ n: 0 });
     db.close();
     // The execution processes (the CLI's children) were killed with it.
     expect(r.children.length).toBeGreaterThanOrEqual(2);

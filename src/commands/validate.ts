@@ -59,7 +59,8 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     checkOutputs(argv, {
       inputs: {
         '--set': argv.set,
-        '--judge': (argv.judge ?? []).flatMap((spec) => parseJudgeSpec(spec).sources),
+        // A source may be PATH#SUBSET; both spellings are checked (a path that does not exist is skipped).
+        '--judge': (argv.judge ?? []).flatMap((spec) => parseJudgeSpec(spec).sources).flatMap((src) => [src, src.replace(/#[^#/]*$/, '')]),
         '--db-root': argv.dbRoot,
         '--replay': argv.replay,
         '--store': live ? argv.store : undefined,

@@ -63,6 +63,11 @@ process.on('message', (msg: ParentMessage) => {
 });
 
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C reaches the whole process group: the parent alone decides (src/commands/interrupt.ts). A
+// process dying of SIGINT before the parent saw the signal would report its query as "the execution
+// process died", a result the run store would keep for the re-run.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
 send({ type: 'ready' });
 
 // If the parent dies (even by SIGKILL) while this process is inside a long SQLite step, the main

@@ -10,6 +10,10 @@ import type { TimingRequest, TimingReply } from './timing-protocol.js';
 
 const connections = new Map<string, Database.Database>();
 
+// Ctrl-C reaches the whole process group; the parent kills this process itself (src/commands/interrupt.ts).
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
+
 process.on('message', (msg: TimingRequest) => {
   let reply: TimingReply;
   try {
