@@ -36,6 +36,9 @@ function statOrUndefined(path: string): Stats | undefined {
   }
 }
 
+/** What sqlboard reads from an input directory: databases, ROSE's JSON outputs, BIRD's description CSVs. */
+const READ_IN_DIRECTORIES = /\.(sqlite|sqlite3|json|jsonl|csv|sql)$/i;
+
 const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;
 const inside = (dir: string, path: string): boolean => {
   const rel = relative(dir, path);
@@ -44,12 +47,14 @@ const inside = (dir: string, path: string): boolean => {
 
 /**
  * Checks every output before any work: none is a directory, none writes over an input (the same
- * file after symlinks and hard links, or an existing file inside an input directory), no two
+ * file after symlinks and hard links, or an existing database, JSON or CSV file inside an input directory), no two
  * outputs are the same file, and each one's directory can be created and written. Creates the
  * missing output directories (one level at a time, so a path under /proc fails at once).
  * Throws a UserError naming both options.
  */
 export function checkOutputTargets(inputs: readonly PathUse[], outputs: readonly PathUse[]): void {
+  /** An option naming one path as input and output: the run store. */
+  const readWrite = (o: PathUse): boolean => inputs.some((i) => i.flag === o.flag && i.path === o.path);
   const outs = outputs.map(resolvePath);
   const ins = inputs.filter((i) => i.path !== '' && i.path !== ':memory:').map(resolvePath).filter((i) => i.stats);
   for (const o of outs) {
@@ -64,7 +69,11 @@ export function checkOutputTargets(inputs: readonly PathUse[], outputs: readonly
     for (const input of ins) {
       // The same option naming the same path is one file read and written (the run store), not an overwrite.
       if (input.flag === o.flag && input.path === o.path) continue;
-      const over = o.stats && (input.stats!.isDirectory() ? inside(input.real, o.real) : sameFile(o.stats, input.stats!));
+      // In an input directory only the kinds of file sqlboard reads there count (databases, ROSE JSON, BIRD's
+      // description CSVs): a run store or a report kept beside the databases is no input.
+      const over =
+        o.stats &&
+        (input.stats!.isDirectory() ? !readWrite(o) && READ_IN_DIRECTORIES.test(o.real) && inside(input.real, o.real) : sameFile(o.stats, input.stats!));
       if (over) {
         const what = input.stats!.isDirectory() ? `is a file inside an input directory (${input.flag} ${input.path})` : `is an input of this command (${input.flag} ${input.path})`;
         throw new UserError(`${o.flag} ${o.path} ${what}: sqlboard never writes over its inputs; give another output file`);
@@ -72,7 +81,6 @@ export function checkOutputTargets(inputs: readonly PathUse[], outputs: readonly
     }
   });
   // A file both read and written (the run store) reports its own failures, with its own advice, when opened.
-  const readWrite = (o: PathUse): boolean => inputs.some((i) => i.flag === o.flag && i.path === o.path);
   for (const o of outs) if (!readWrite(o)) checkWritable(o);
 }
 
