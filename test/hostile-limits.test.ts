@@ -25,7 +25,7 @@ describe('the byte budget per result (--max-result-bytes)', () => {
   });
 
   it('refuses a budget the run store could not hold, and a memory cap below what a process needs', () => {
-    expect(() => new ExecutionEngine({ dbRoot: DB_ROOT, maxResultBytes: MAX_RESULT_BYTES + 1 })).toThrow(/--max-result-bytes must be a whole number from 0 to 80,000,000/);
+    expect(() => new ExecutionEngine({ dbRoot: DB_ROOT, maxResultBytes: MAX_RESULT_BYTES + 1 })).toThrow(`--max-result-bytes must be a whole number from 0 to ${MAX_RESULT_BYTES.toLocaleString('en-US')}`);
     expect(() => new ExecutionEngine({ dbRoot: DB_ROOT, maxResultBytes: 1.5 })).toThrow(/--max-result-bytes/);
     expect(() => new ExecutionEngine({ dbRoot: DB_ROOT, maxMemoryMb: 100 })).toThrow(/--max-memory-mb must be at least 192/);
   });
