@@ -157,9 +157,15 @@ describe('TEXT that is not valid UTF-8, as each official evaluator decodes it', 
       tasks: PAIRS.map(([gold], i) => ({ id: String(i), dbId: 'bytes', question: '', evidence: '', goldSql: gold })),
     };
     const system: PredictionSet = { system: 's', file: 's', byTask: new Map(PAIRS.map(([, pred], i) => [String(i), { taskId: String(i), sql: pred }])) };
+    // Pass 2: a fresh engine on the same run store, so every result is read back from the store.
     for (const pass of [1, 2]) {
-      const bird = await runEx(bench, [system], engine, { comparator: 'bird', softF1: true });
-      const spider = await runEx(bench, [system], engine, { comparator: 'spider' });
+      const e = pass === 1 ? engine : new ExecutionEngine({ dbRoot: tmp, workers: 1, store });
+      const bird = await runEx(bench, [system], e, { comparator: 'bird', softF1: true });
+      const spider = await runEx(bench, [system], e, { comparator: 'spider' });
+      if (pass === 2) {
+        expect(e.stats.executed).toBe(0);
+        await e.close();
+      }
       expect(bird.items.map((it) => it.correct), `pass ${pass}`).toEqual(py.ex.map((e) => e.bird));
       expect(spider.items.map((it) => it.correct), `pass ${pass}`).toEqual(py.ex.map((e) => e.spider));
       // Under bird an undecodable prediction is an execution error, and Soft-F1 (BIRD's) is 0.
