@@ -2,7 +2,8 @@
  * `npm run bench`: sqlboard against an evaluator shaped like BIRD's official evaluation_ex.py
  * (bench/official_ex.py: a multiprocessing pool over (system, task) pairs, python3 stdlib only),
  * side by side in one run, both as whole processes: `node bin/sqlboard.js score ...` as an
- * installed user runs it (fresh run store each run, `bird` comparator) and `python3 official_ex.py`.
+ * installed user runs it (fresh run store each run, `bird` comparator, `--metric ex` as the baseline
+ * computes nothing else; rows marked "default metrics" add Spider's exact match) and `python3 official_ex.py`.
  * Runs alternate between the two and the medians are compared, so the ratios hold on a busy machine
  * even when the absolute times do not. Targets (issue 15) are printed beside each ratio.
  * BENCH_RUNS sets the runs per figure (default 5); BENCH_QUICK=1 measures only 1 and 15 systems.
@@ -53,8 +54,13 @@ function check(m: Measured, what: string): Measured {
   return m;
 }
 
-function sqlboard(w: Workload, store: string): Promise<Measured> {
-  return measure(process.execPath, [BIN, 'score', '--comparator', 'bird', '--json', '--store', store, ...w.sqlboardArgs]).then((m) =>
+/**
+ * `--metric ex`: the work the baseline does (execution accuracy, by difficulty). Spider questions
+ * otherwise also get exact match by default, which parses every prediction; the rows marked
+ * "default metrics" measure that too.
+ */
+function sqlboard(w: Workload, store: string, metrics: string[] = ['--metric', 'ex']): Promise<Measured> {
+  return measure(process.execPath, [BIN, 'score', '--comparator', 'bird', '--json', '--store', store, ...metrics, ...w.sqlboardArgs]).then((m) =>
     check(m, 'sqlboard score'),
   );
 }
@@ -86,12 +92,15 @@ function sameVerdicts(ours: Measured, base: Measured | undefined): boolean | und
   return Object.keys(py).length === mine.size && Object.entries(py).every(([k, v]) => mine.get(k) === v);
 }
 
-/** Alternating runs of sqlboard (cold store, or the given warm one) and the Python pool. */
-async function sideBySide(w: Workload, warmStore?: string): Promise<Row> {
+/**
+ * Alternating runs of sqlboard (cold store, or the given warm one) and the Python pool. With
+ * `defaultMetrics`, sqlboard runs without --metric (Spider: ex and em) beside the same pool.
+ */
+async function sideBySide(w: Workload, warmStore?: string, defaultMetrics = false): Promise<Row> {
   const ours: Measured[] = [];
   const base: Measured[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const pair = async (): Promise<void> => void ours.push(await sqlboard(w, warmStore ?? freshStore()));
+    const pair = async (): Promise<void> => void ours.push(await sqlboard(w, warmStore ?? freshStore(), defaultMetrics ? [] : undefined));
     const py = async (): Promise<void> => void (python && base.push(await pythonPool(w)));
     // Alternate which goes first, so neither always runs on a machine its rival just warmed.
     if (i % 2 === 0) {
@@ -102,7 +111,8 @@ async function sideBySide(w: Workload, warmStore?: string): Promise<Row> {
       await pair();
     }
   }
-  return { label: w.label + (warmStore ? ', re-run (all in the run store)' : ''), pairs: w.systems * w.tasks, ours, base, same: sameVerdicts(ours[0]!, base[0]) };
+  const label = w.label + (warmStore ? ', re-run (all in the run store)' : '') + (defaultMetrics ? ', default metrics (ex, em)' : '');
+  return { label, pairs: w.systems * w.tasks, ours, base, same: sameVerdicts(ours[0]!, base[0]) };
 }
 
 async function startup(): Promise<{ label: string; ms: number }[]> {
@@ -153,6 +163,7 @@ for (const [systems, repeat] of plan) {
     await sqlboard(w, warm);
     rows.push(await sideBySide(w, warm));
   }
+  if (repeat === 1 && (systems === 1 || systems === 15)) rows.push(await sideBySide(w, undefined, true));
 }
 
 out(`| work | pairs | sqlboard time | Python pool time | speed-up | sqlboard peak RSS (PSS) | Python peak RSS (PSS) | memory ratio | same verdicts |`);

@@ -19,6 +19,17 @@ function redactStream(stream: NodeJS.WriteStream): void {
 redactStream(process.stdout);
 redactStream(process.stderr);
 
+/**
+ * yargs renders the running command's whole help text right after calling its handler, in case
+ * the program asks for it later (showHelp); sqlboard never does, and the rendering (text wrapping
+ * of every option's description) cost more CPU than reading the benchmark. It is turned off.
+ */
+function skipHelpCaching(cli: object): void {
+  const internal = (cli as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = internal?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 async function main(): Promise<void> {
   const args = hideBin(process.argv);
   const cli = yargs(args)
@@ -30,6 +41,7 @@ async function main(): Promise<void> {
     .fail((msg, err) => {
       throw err ?? new UserError(msg);
     });
+  skipHelpCaching(cli);
   await refuseRepeatedOptions(await registerCommands(cli, args)).parseAsync();
 }
 

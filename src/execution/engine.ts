@@ -106,10 +106,10 @@ export class ExecutionEngine {
     });
     if (!canMeasureMemory()) this.notes.push('no /proc on this system: --max-memory-mb is not enforced');
     this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
-    // One process starts now and boots while the caller reads its files; the others start
-    // with the first query that is not in the run store, so a re-run that finds everything
-    // there starts no more.
-    this.pool.warm(1);
+    // With nothing to reuse, every process starts now and boots while the caller reads its files.
+    // With a run store that holds executions, they start with the first query not found there, so
+    // a re-run that finds everything starts none.
+    if (!this.store || this.store.isEmpty()) this.pool.warm();
   }
 
   /**
@@ -225,29 +225,33 @@ export class ExecutionEngine {
     // and keyed in the memo and the store, on its own.
     const paths = requests.map((r) => r.file ?? this.dbPath(r.dbId));
     const shas = new Map<string, string>();
-    for (const path of new Set(paths)) shas.set(path, await this.sha(path));
-    let reusedNow = 0;
+    for (const path of new Set(paths)) shas.set(path, this.sha(path));
+    // Each distinct query once: its store key (a content hash) and the first request that asks for it.
+    const distinct = new Map<string, { storeKey: string; dbSha: string; request: number }>();
     for (const [i, r] of requests.entries()) {
-      const dbPath = paths[i]!;
-      const dbSha = shas.get(dbPath)!;
-      // Requests repeat (systems agree with each other and with the gold): the store's content
-      // hash is computed once per distinct query, not once per request.
+      const dbSha = shas.get(paths[i]!)!;
       const key = `${dbSha}\n${r.sql}`;
       keys.push(key);
-      if (found.has(key) || todo.has(key)) continue;
-      this.stats.distinct++;
-      const storeKey = this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '';
-      // Known from an earlier call of this engine, or from the run store.
-      const stored = this.memo.get(key) ?? this.store?.lookup(storeKey, this.timeoutMs, needRows);
-      if (stored) {
-        if (keepRows) this.memo.set(key, stored);
-        found.set(key, stored);
+      if (distinct.has(key)) continue;
+      distinct.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '', dbSha, request: i });
+    }
+    this.stats.distinct += distinct.size;
+    // Known from an earlier call of this engine, or from the run store (looked up all at once).
+    const unknown = [...distinct].filter(([key]) => !this.memo.has(key)).map(([, d]) => d.storeKey);
+    const stored = this.store && unknown.length > 0 ? this.store.lookupMany(unknown, this.timeoutMs, needRows) : new Map<string, ExecResult>();
+    let reusedNow = 0;
+    for (const [key, d] of distinct) {
+      const known = this.memo.get(key) ?? stored.get(d.storeKey);
+      if (known) {
+        if (keepRows) this.memo.set(key, known);
+        found.set(key, known);
         this.stats.reused++;
         reusedNow++;
       } else {
         // The first query to run starts the processes the constructor did not.
         if (todo.size === 0) this.pool.warm();
-        todo.set(key, { storeKey, dbSha, dbPath, sql: r.sql, lead: opts.first?.(i) ?? false });
+        const r = requests[d.request]!;
+        todo.set(key, { storeKey: d.storeKey, dbSha: d.dbSha, dbPath: paths[d.request]!, sql: r.sql, lead: opts.first?.(d.request) ?? false });
       }
     }
     const total = reusedNow + todo.size;
@@ -272,8 +276,9 @@ export class ExecutionEngine {
       .map((e) => ({ e, cost: this.costGuess(e[1]) }))
       .sort((a, b) => Number(b.e[1].lead) - Number(a.e[1].lead) || b.cost - a.cost)
       .map(({ e }) => e);
-    // The store wants every result's rows (as JSON) and digest, for any later run.
-    const want = { rows: needRows || this.store !== undefined, rowSet: !needRows || this.store !== undefined };
+    // The store wants each result's digest (cheap) and its rows only when this caller needs them:
+    // a result kept without rows is executed again for a later caller that needs them.
+    const want = { rows: needRows, rowSet: !needRows || this.store !== undefined };
     // A failure while keeping a result (a full disk) stops the run: the processes are stopped and
     // run() rejects; every result saved before it stays in the store, so a re-run resumes there.
     let failed = false;
@@ -318,7 +323,7 @@ export class ExecutionEngine {
     const byKey = new Map<string, ResultPreview | undefined>();
     const out: (ResultPreview | undefined)[] = [];
     for (const r of requests) {
-      const dbSha = await this.sha(this.dbPath(r.dbId));
+      const dbSha = this.sha(this.dbPath(r.dbId));
       const key = `${dbSha}\n${r.sql}`;
       if (!byKey.has(key)) {
         const kept = this.memo.get(key);
@@ -365,10 +370,10 @@ export class ExecutionEngine {
     return size * selects;
   }
 
-  private async sha(dbPath: string): Promise<string> {
+  private sha(dbPath: string): string {
     let sha = this.shaByPath.get(dbPath);
     if (!sha) {
-      sha = this.store ? await this.store.fileHash(dbPath) : `path:${dbPath}`;
+      sha = this.store ? this.store.fileHash(dbPath) : `path:${dbPath}`;
       this.shaByPath.set(dbPath, sha);
     }
     return sha;

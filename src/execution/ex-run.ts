@@ -5,6 +5,7 @@ import { birdEqual, birdView } from './compare-bird.js';
 import { spiderEqual, spiderExecutedSql, spiderOrderMatters } from './compare-spider.js';
 import { type ExecutionEngine, type EngineStats } from './engine.js';
 import { runPairs, type ResultPair } from './result-pairs.js';
+import { mapInSlices } from './in-slices.js';
 import { softF1 } from './soft-f1.js';
 import type { PartialType } from '../sql/spider-exact.js';
 import type { VesSpread } from './ves.js';
@@ -147,9 +148,8 @@ export async function runEx(
       return p && f1OwnRuns ? requests.push({ dbId: t.dbId, sql: p.sql }) - 1 : predIndex[si]![ti];
     }),
   );
-  // Difficulty and order rules come first (parsing overlaps the processes' start-up); each
-  // verdict is then decided as soon as both its gold and its prediction results exist.
-  const difficulties = bench.tasks.map((t) => taskDifficulty(bench, t));
+  // The order rules come first (a result found in the run store is compared at once); each
+  // verdict is decided as soon as both its gold and its prediction results exist.
   const orderMatters = bench.tasks.map((t) => opts.comparator === 'spider' && spiderOrderMatters(t.goldSql, keepDistinct));
   const levels = LEVELS[bench.format];
   /** Per system and task: on how many of the task's files the prediction matched the gold. */
@@ -180,7 +180,12 @@ export async function runEx(
   );
   // The bird comparison needs only each result's row set, computed where the rows are produced;
   // the spider comparison and soft-F1 need the rows.
-  const results = await runPairs(engine, requests, pairs, onProgress, { needRows: opts.comparator !== 'bird' || wantF1 });
+  const running = runPairs(engine, requests, pairs, onProgress, { needRows: opts.comparator !== 'bird' || wantF1 });
+  // Failing while the difficulties are found is reported by the await below, not as unhandled.
+  running.catch(() => {});
+  // The queries are out; the difficulties (Spider's hardness parses every gold) are found while they run.
+  const difficulties = await mapInSlices(bench.tasks, (t) => taskDifficulty(bench, t));
+  const results = await running;
   // As the comparator's evaluator fetches results: BIRD's strict decoding makes undecodable TEXT an error.
   const view = opts.comparator === 'bird' ? birdView : (r: ExecResult): ExecResult => r;
   /** The result to report for a query run on every file of a task: the first that failed, else the database file's. */

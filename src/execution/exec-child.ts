@@ -11,6 +11,10 @@ import type { ExecResult } from './types.js';
 import type { ChildMessage, ParentMessage, WireResult } from './pool-protocol.js';
 import { toWire } from './wire-result.js';
 
+// A query's error reaches the parent as its message only; SQLite errors are common (wrong
+// predictions), and capturing a stack trace for each cost more than preparing the query.
+Error.stackTraceLimit = 0;
+
 const connections = new Map<string, Database.Database>();
 
 function connection(path: string): Database.Database {
@@ -49,12 +53,14 @@ process.on('message', (msg: ParentMessage) => {
   for (const job of msg.jobs) {
     let result: ExecResult;
     counted.bytes = 0;
+    // Only a digest wanted: the rows' keys are kept instead of the rows.
+    const keys = !msg.want.rows && msg.want.rowSet ? new Set<string>() : undefined;
     try {
-      result = runQuery(connection(job.dbPath), job.sql, msg.maxRows, msg.maxBytes, counted);
+      result = runQuery(connection(job.dbPath), job.sql, msg.maxRows, msg.maxBytes, counted, keys);
     } catch (e) {
       result = { status: 'error', columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
     }
-    pending.push({ jobId: job.jobId, result: toWire(result, msg.want) });
+    pending.push({ jobId: job.jobId, result: toWire(result, msg.want, keys) });
     pendingBytes += counted.bytes;
     if (pending.length >= FLUSH_COUNT || pendingBytes >= FLUSH_BYTES || performance.now() - lastFlush >= FLUSH_MS) flush();
   }

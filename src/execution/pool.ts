@@ -32,6 +32,12 @@ interface Slot {
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
 const MEMORY_POLL_MS = 20;
 
+/**
+ * A young generation of 2 MB instead of V8's 16 MB: an execution process keeps nothing between
+ * queries, so a small nursery costs no measurable CPU and each process stays some 10-20 MB smaller.
+ */
+const CHILD_V8_FLAGS = ['--max-semi-space-size=2'];
+
 const isSource = import.meta.url.endsWith('.ts');
 const CHILD = fileURLToPath(new URL(`./exec-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
 
@@ -96,7 +102,7 @@ export class ProcessPool {
     const child = fork(CHILD, [], {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: isSource ? ['--import', 'tsx'] : [],
+      execArgv: [...(isSource ? ['--import', 'tsx'] : []), ...CHILD_V8_FLAGS],
     });
     const slot: Slot = { child, ready: false, batch: [], timer: undefined, served: 0 };
     // A message already in the pipe from a process just replaced must not reach its old slot: an

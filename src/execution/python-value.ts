@@ -8,6 +8,8 @@ import type { Cell } from './types.js';
 export function cellKey(v: Cell): string {
   if (v === null) return 'N';
   if (typeof v === 'number') {
+    // A safe integer's String is its exact digits; a larger integral float (1e300) needs BigInt's.
+    if (Number.isSafeInteger(v)) return `i${String(v)}`;
     if (Number.isInteger(v)) return `i${BigInt(v).toString()}`;
     return `f${String(v)}`;
   }

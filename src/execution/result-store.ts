@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeRows } from './cell-codec.js';
 import type { WireResult } from './pool-protocol.js';
@@ -12,12 +12,21 @@ import { guardStore } from '../store/store-failure.js';
 /**
  * Bumped whenever what an execution records changes, so older rows are not reused (2: integral
  * REALs; 3: ±Infinity and -0 cells, which plain JSON turned into null and 0; 4: TEXT that is not
- * valid UTF-8 kept as its errors="ignore" decoding and marked, no longer with U+FFFD).
+ * valid UTF-8 kept as its errors="ignore" decoding and marked, no longer with U+FFFD; 5: a result
+ * may be kept without its rows, ROWS_NOT_KEPT, which an older reader would have taken for JSON).
  */
-const RESULT_FORMAT = 4;
+const RESULT_FORMAT = 5;
+/**
+ * The `rows` of a result kept as its row-set digest only: a run that compares row sets (the
+ * `bird` comparison) neither copies rows out of the execution processes nor writes them here.
+ * A later caller that needs the rows finds no result and executes the query again (then kept whole).
+ */
+const ROWS_NOT_KEPT = '';
 /** Saves wait in memory for one transaction: a commit per row cost more than the queries. */
 const SAVE_BATCH = 200;
 const SAVE_WAIT_MS = 200;
+/** Keys per lookupMany statement. */
+const LOOKUP_CHUNK = 2000;
 /** SQLite's largest string or blob (SQLITE_MAX_LENGTH), less room for the rest of the row. */
 const MAX_VALUE_BYTES = 999_000_000;
 const BIG_RESULT_CHARS = 1 << 24;
@@ -29,14 +38,15 @@ const BIG_RESULT_CHARS = 1 << 24;
  * that took longer than a later run's --timeout is not reused either, so that run times it out.
  */
 export class ExecutionStore {
-  private readonly get;
-  private readonly getLean;
+  private readonly getMany;
+  private readonly getManyLean;
   private readonly getHead;
   private readonly put;
   private readonly putMany;
   private pending: Record<string, unknown>[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly getFile;
+  private readonly any;
   private readonly putFile;
   private readonly file: string;
   /** A failure of a flush that a timer started, for the next save or flush to throw. */
@@ -56,18 +66,20 @@ export class ExecutionStore {
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
-    this.get = store.db.prepare<[string], StoredRow>(
-      'SELECT status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key = ?',
+    // Looked up by a JSON array of keys; without the rows, for callers that compare row sets
+    // only (a re-run decodes nothing).
+    this.getMany = store.db.prepare<[string], StoredRow & { key: string }>(
+      'SELECT key, status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))',
     );
-    // Without the rows, for callers that compare row sets only: a re-run decodes nothing.
-    this.getLean = store.db.prepare<[string], StoredRow>(
-      "SELECT status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key = ?",
+    this.getManyLean = store.db.prepare<[string], StoredRow & { key: string }>(
+      "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))",
     );
     // A report's preview: the first rows and the count, cut out by SQLite so a huge result is never decoded here.
+    // A result kept without its rows has no preview.
     this.getHead = store.db.prepare<[number, string], { status: string; columns: string; head: string; total: number; error: string | null }>(
       `SELECT status, columns, error, json_array_length(rows) AS total,
          (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(e.rows) LIMIT ?)) AS head
-       FROM executions e WHERE key = ?`,
+       FROM executions e WHERE key = ? AND rows <> ''`,
     );
     this.put = store.db.prepare(
       `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set)
@@ -76,21 +88,31 @@ export class ExecutionStore {
     this.putMany = store.db.transaction((rows: Record<string, unknown>[]) => {
       for (const r of rows) this.put.run(r);
     });
+    this.any = store.db.prepare('SELECT 1 FROM executions LIMIT 1');
     this.getFile = store.db.prepare<[string], { size: number; mtime_ms: number; sha256: string }>(
       'SELECT size, mtime_ms, sha256 FROM db_files WHERE path = ?',
     );
     this.putFile = store.db.prepare('INSERT OR REPLACE INTO db_files (path, size, mtime_ms, sha256) VALUES (?, ?, ?, ?)');
   }
 
-  /** sha256 of a database file, re-hashed only when its size or mtime changed. */
-  async fileHash(path: string): Promise<string> {
+  /**
+   * sha256 of a database file, re-hashed only when its size or mtime changed. Synchronous (read in
+   * chunks, so a big database costs no memory): the engine hashes before it hands out any query, and
+   * an asynchronous read only let other work in before the execution processes got theirs.
+   */
+  fileHash(path: string): string {
     const abs = resolve(path);
     const st = statSync(abs);
     const known = guardStore(this.file, () => this.getFile.get(abs));
     if (known && known.size === st.size && known.mtime_ms === st.mtimeMs) return known.sha256;
-    const sha = await hashFile(abs);
+    const sha = hashFile(abs);
     guardStore(this.file, () => this.putFile.run(abs, st.size, st.mtimeMs, sha));
     return sha;
+  }
+
+  /** Whether no execution is kept yet (a first run: nothing to reuse). */
+  isEmpty(): boolean {
+    return guardStore(this.file, () => this.any.get()) === undefined;
   }
 
   /** The limits are part of the key: a result too large under one budget may fit another. */
@@ -98,11 +120,28 @@ export class ExecutionStore {
     return createHash('sha256').update(`${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`).digest('hex');
   }
 
-  /** A kept result; with `withRows` false its rows are left out and its rowSet is set instead. */
-  lookup(key: string, timeoutMs: number, withRows = true): ExecResult | undefined {
-    const row = guardStore(this.file, () => (withRows ? this.get : this.getLean).get(key));
-    if (!row) return undefined;
+  /**
+   * Kept results, by key (those not found are absent). With `withRows` false their rows are left
+   * out and their rowSet is set instead; with `withRows`, a result kept without its rows is not
+   * found. One statement per LOOKUP_CHUNK keys: a re-run finding thousands of results does not
+   * cross into SQLite once for each.
+   */
+  lookupMany(keys: readonly string[], timeoutMs: number, withRows = true): Map<string, ExecResult> {
+    const out = new Map<string, ExecResult>();
+    const stmt = withRows ? this.getMany : this.getManyLean;
+    for (let at = 0; at < keys.length; at += LOOKUP_CHUNK) {
+      const chunk = JSON.stringify(keys.slice(at, at + LOOKUP_CHUNK));
+      for (const row of guardStore(this.file, () => stmt.all(chunk))) {
+        const r = this.result(row, timeoutMs, withRows);
+        if (r) out.set(row.key, r);
+      }
+    }
+    return out;
+  }
+
+  private result(row: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
     if (row.status === 'timeout' ? row.timeout_ms < timeoutMs : row.ms > timeoutMs) return undefined;
+    if (withRows && row.status === 'ok' && row.rows === ROWS_NOT_KEPT) return undefined;
     const rows = row.status === 'ok' && (withRows || row.row_set === null) ? decodeRows(row.rows) : [];
     return {
       status: row.status as ExecResult['status'],
@@ -123,12 +162,13 @@ export class ExecutionStore {
   }
 
   /**
-   * Keeps a result as the execution process sent it (rows already encoded). Saves are written in
+   * Keeps a result as the execution process sent it (rows already encoded, or only their digest
+   * when no caller wanted them). Saves are written in
    * batches, one transaction each; flush() writes the rest. A killed run loses at most one batch.
    */
   save(key: string, dbSha: string, sql: string, result: WireResult, timeoutMs: number, maxRows: number): void {
     this.throwFailure();
-    const rowsJson = result.rowsJson ?? '[]';
+    const rowsJson = result.rowsJson ?? (result.status === 'ok' ? ROWS_NOT_KEPT : '[]');
     // Only a budget above the store-safe ceiling lets a result this big through: it is not kept.
     if (rowsJson.length > MAX_VALUE_BYTES / 3 && Buffer.byteLength(rowsJson) > MAX_VALUE_BYTES) return;
     this.pending.push({
@@ -194,14 +234,16 @@ interface StoredRow {
   row_set: string | null;
 }
 
-function hashFile(path: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const h = createHash('sha256');
-    createReadStream(path)
-      .on('data', (d) => h.update(d))
-      .on('error', reject)
-      .on('end', () => resolvePromise(h.digest('hex')));
-  });
+function hashFile(path: string): string {
+  const h = createHash('sha256');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(path, 'r');
+  try {
+    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) h.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest('hex');
 }
 
 function decodeColumns(text: string): { columns: string[]; integralReals?: number[]; undecodable?: string } {

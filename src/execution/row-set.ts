@@ -9,9 +9,23 @@ import type { Cell } from './types.js';
  * comparison needs neither the rows in the parent nor their copy over IPC.
  */
 export function rowSetDigest(rows: readonly (readonly Cell[])[]): string {
-  const keys = [...new Set(rows.map(rowKey))].sort();
-  const h = createHash('sha256');
+  return rowKeysDigest(new Set(rows.map(rowKey)));
+}
+
+/** rowSetDigest from the set of the rows' keys (rowKey), for rows that were never kept. */
+export function rowKeysDigest(distinct: ReadonlySet<string>): string {
+  const keys = [...distinct].sort();
   // Length-prefixed, as in rowKey: no two different sets of keys feed the hash the same text.
-  for (const k of keys) h.update(`${k.length}:${k}`);
-  return h.digest('base64');
+  // Keys are hashed in runs of about 64 K characters: a call per key cost more than the keys,
+  // and one text for all of them would double a big result's memory.
+  const h = createHash('sha256');
+  let text = '';
+  for (const k of keys) {
+    text += `${k.length}:${k}`;
+    if (text.length >= 65536) {
+      h.update(text);
+      text = '';
+    }
+  }
+  return h.update(text).digest('base64');
 }

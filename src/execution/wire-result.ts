@@ -1,10 +1,13 @@
 import { decodeRows, encodeRows } from './cell-codec.js';
 import type { ResultWants, WireResult } from './pool-protocol.js';
-import { rowSetDigest } from './row-set.js';
+import { rowKeysDigest, rowSetDigest } from './row-set.js';
 import type { ExecResult } from './types.js';
 
-/** In the execution process: the result with what the parent wants of its rows, and no more. */
-export function toWire(result: ExecResult, want: ResultWants): WireResult {
+/**
+ * In the execution process: the result with what the parent wants of its rows, and no more.
+ * `rowKeys`: the rows' keys, when runQuery kept those instead of the rows (the parent wants no rows).
+ */
+export function toWire(result: ExecResult, want: ResultWants, rowKeys?: ReadonlySet<string>): WireResult {
   const { rows, ...rest } = result;
   if (result.status !== 'ok') return rest;
   let rowsJson: string | undefined;
@@ -16,7 +19,7 @@ export function toWire(result: ExecResult, want: ResultWants): WireResult {
     if (!(e instanceof RangeError)) throw e;
     return { status: 'error', columns: [], error: `result too large to keep in the run store (${e.message})`, ms: result.ms };
   }
-  return { ...rest, ...(rowsJson !== undefined ? { rowsJson } : {}), ...(want.rowSet ? { rowSet: rowSetDigest(rows) } : {}) };
+  return { ...rest, ...(rowsJson !== undefined ? { rowsJson } : {}), ...(want.rowSet ? { rowSet: rowKeys ? rowKeysDigest(rowKeys) : rowSetDigest(rows) } : {}) };
 }
 
 /** In the parent: the result, with its rows decoded only when `withRows`. */
