@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { rowKeysDigest, rowSetDigest } from '../src/execution/row-set.js';
+import { runQuery } from '../src/execution/run-query.js';
+import { isSpaceCode, significantTokens, tokenize } from '../src/sql/tokenize.js';
+import { SPIDER } from './helpers/cli.js';
+
+const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string; query: string }[];
+
+describe('execution that keeps row keys instead of rows (the bird comparison)', () => {
+  it('gives every Spider dev gold, and values that need care, the digest and outcome of the kept rows', () => {
+    const connections = new Map<string, Database.Database>();
+    const open = (db: string): Database.Database => {
+      let c = connections.get(db);
+      if (!c) connections.set(db, (c = new Database(join(SPIDER, 'database', db, `${db}.sqlite`), { readonly: true })));
+      return c;
+    };
+    const special = [
+      "SELECT 9007199254740993, -9007199254740993, 3.0, 3, -0.0, 1e308 * 10, NULL, x'00ff', 'it''s'",
+      "SELECT CAST(x'ff41' AS TEXT) AS t UNION ALL SELECT 'A'",
+      'SELECT 1 UNION ALL SELECT 1.0 UNION ALL SELECT 2',
+      'SELECT nope FROM singer',
+      'SELECT * FROM singer; SELECT 1',
+    ].map((query) => ({ db_id: 'concert_singer', query }));
+    try {
+      for (const { db_id, query } of [...dev, ...special]) {
+        const rows = runQuery(open(db_id), query, 1_000_000);
+        const keys = new Set<string>();
+        const lean = runQuery(open(db_id), query, 1_000_000, Number.POSITIVE_INFINITY, { bytes: 0 }, keys);
+        expect({ status: lean.status, error: lean.error, undecodable: lean.undecodable, rows: lean.rows.length }).toEqual({
+          status: rows.status,
+          error: rows.error,
+          undecodable: rows.undecodable,
+          rows: 0,
+        });
+        if (rows.status === 'ok') expect(rowKeysDigest(keys), query).toBe(rowSetDigest(rows.rows));
+      }
+    } finally {
+      for (const c of connections.values()) c.close();
+    }
+  });
+
+  it('stops at the same row and byte limits', () => {
+    const db = new Database(join(SPIDER, 'database', 'world_1', 'world_1.sqlite'), { readonly: true });
+    try {
+      for (const [maxRows, maxBytes] of [[10, Infinity], [1_000_000, 2000]] as const) {
+        const rows = runQuery(db, 'SELECT Name, Population FROM city', maxRows, maxBytes);
+        const lean = runQuery(db, 'SELECT Name, Population FROM city', maxRows, maxBytes, { bytes: 0 }, new Set());
+        expect(rows.status).toBe('error');
+        expect(lean.error).toBe(rows.error);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('the SQL lexer', () => {
+  it('takes for whitespace exactly what JavaScript\'s \\s does, for every UTF-16 code unit', () => {
+    const differ: number[] = [];
+    for (let c = 0; c < 0x10000; c++) if (isSpaceCode(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+  });
+
+  it('is lossless on every Spider dev gold, and significant tokens are the others', () => {
+    for (const { query } of dev) {
+      const all = tokenize(query);
+      expect(all.map((t) => t.text).join('')).toBe(query);
+      expect(significantTokens(query)).toEqual(all.filter((t) => t.kind !== 'space' && t.kind !== 'comment'));
+    }
+    expect(tokenize("x.5e3 0x1F `a``b` [c d] 'e''f' \"g\" :p ?1 -- c\n/* d */ a<>b || c \u00a0\u2028é$1").map((t) => [t.kind, t.text])).toEqual([
+      ['word', 'x'], ['number', '.5e3'], ['space', ' '], ['number', '0x1F'], ['space', ' '], ['quotedIdent', '`a``b`'], ['space', ' '],
+      ['quotedIdent', '[c d]'], ['space', ' '], ['string', "'e''f'"], ['space', ' '], ['dquoted', '"g"'], ['space', ' '], ['param', ':p'],
+      ['space', ' '], ['param', '?1'], ['space', ' '], ['comment', '-- c'], ['space', '\n'], ['comment', '/* d */'], ['space', ' '],
+      ['word', 'a'], ['op', '<>'], ['word', 'b'], ['space', ' '], ['op', '||'], ['space', ' '], ['word', 'c'], ['space', ' \u00a0\u2028'], ['word', 'é$1'],
+    ]);
+  });
+});
