@@ -142,7 +142,9 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     const vesReps = opts.vesReps ?? 100;
     if (wantsVes) atLeast('ves-reps', vesReps, 2);
     const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
-    run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
+    // The explorer previews what each query returned: the run store must keep the rows.
+    const keepRows = opts.explorer === true;
+    run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, keepRows, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
       execute: (d, t) => opts.onProgress?.('executing', d, t),
       time: (d, t) => opts.onProgress?.('timing (VES)', d, t),
     });

@@ -20,6 +20,11 @@ export interface ExOptions {
   keepDistinct?: boolean;
   /** Also compute BIRD's Soft-F1 per item (items get `softF1`). */
   softF1?: boolean;
+  /**
+   * Keep every result's rows in the run store (for previews of what ran) even when the comparison
+   * needs only row sets; without it a `bird` run keeps digests only.
+   */
+  keepRows?: boolean;
 }
 
 export interface DifficultyScore {
@@ -180,7 +185,7 @@ export async function runEx(
   );
   // The bird comparison needs only each result's row set, computed where the rows are produced;
   // the spider comparison and soft-F1 need the rows.
-  const running = runPairs(engine, requests, pairs, onProgress, { needRows: opts.comparator !== 'bird' || wantF1 });
+  const running = runPairs(engine, requests, pairs, onProgress, { needRows: opts.comparator !== 'bird' || wantF1 || opts.keepRows === true });
   // Failing while the difficulties are found is reported by the await below, not as unhandled.
   running.catch(() => {});
   // The queries are out; the difficulties (Spider's hardness parses every gold) are found while they run.

@@ -9,6 +9,8 @@ export interface ScoreOptions {
   comparator: ComparatorName;
   keepDistinct?: boolean;
   metrics: MetricName[];
+  /** Keep the rows of every result in the run store (ExOptions.keepRows). */
+  keepRows?: boolean;
   /** Needed for `em`. */
   em?: EmInputs;
   /** Needed for `ves` / `r-ves`. */
@@ -35,7 +37,7 @@ export async function runScore(
     bench,
     systems,
     engine,
-    { comparator: opts.comparator, keepDistinct: opts.keepDistinct ?? false, softF1: opts.metrics.includes('soft-f1') },
+    { comparator: opts.comparator, keepDistinct: opts.keepDistinct ?? false, softF1: opts.metrics.includes('soft-f1'), keepRows: opts.keepRows ?? false },
     progress?.execute,
   );
   await engine.close();
