@@ -78,3 +78,41 @@ describe('the SQL lexer', () => {
     ]);
   });
 });
+
+describe('what a bird run keeps in the run store', () => {
+  it('digests only, unless previews are wanted (score --html): then every query ran has its rows and a preview', async () => {
+    const { loadBenchmark } = await import('../src/benchmark/load-questions.js');
+    const { ExecutionEngine } = await import('../src/execution/engine.js');
+    const { runScore } = await import('../src/execution/score-run.js');
+    const { runPreviews } = await import('../src/execution/run-previews.js');
+    const { openRunStore } = await import('../src/store/run-store.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const full = loadBenchmark(join(SPIDER, 'dev.json'));
+    const bench = { ...full, tasks: full.tasks.slice(0, 40) };
+    // The gold of the next task as the prediction: wrong for most tasks, and results differ.
+    const system = {
+      system: 'shifted',
+      file: 'shifted',
+      byTask: new Map(bench.tasks.map((t, i) => [t.id, { taskId: t.id, sql: bench.tasks[(i + 1) % bench.tasks.length]!.goldSql }])),
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'sqlboard-lean-'));
+    const previewed: number[] = [];
+    const correct: number[] = [];
+    for (const keepRows of [false, true]) {
+      const store = openRunStore(join(dir, `${keepRows}.db`));
+      const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 2, store });
+      try {
+        const run = await runScore(bench, [system], engine, { comparator: 'bird', metrics: ['ex'], keepRows });
+        correct.push(run.systems[0]!.correct);
+        const previews = await runPreviews(engine, bench, [system]);
+        previewed.push([...previews.gold, ...previews.pred[0]!].filter((p) => p !== undefined).length);
+      } finally {
+        await engine.close();
+        store.close();
+      }
+    }
+    expect(correct[0]).toBe(correct[1]);
+    expect(previewed).toEqual([0, 80]);
+  }, 300_000);
+});
