@@ -3,18 +3,20 @@ import { importRoseDir } from '../benchmark/rose-import.js';
 import { roseImportReport } from '../report/import-report.js';
 import { checkOutputTargets } from '../report/output-targets.js';
 import { withProvenance } from './provenance.js';
+import type { OptionTable, OptionValues } from './option-table.js';
 import type { CommandResult } from './types.js';
 
-export interface ImportRoseOptions {
+/** `sqlboard import rose DIR`'s options (DIR is `dir`). */
+export const IMPORT_ROSE_OPTIONS = {
+  system: { type: 'string', demandOption: true, describe: 'Name written into every record' },
+  subset: { type: 'string', describe: 'Subset name (default: a rose-vec-<name> segment of DIR)' },
+  out: { type: 'string', describe: 'Write the per-item records as JSONL to FILE' },
+} as const satisfies OptionTable;
+
+export type ImportRoseOptions = {
   /** ROSE output directory (holds eval_results.json). */
   dir: string;
-  /** Name written into every record. */
-  system: string;
-  /** Subset name (default: a rose-vec-<name> segment of `dir`). */
-  subset?: string;
-  /** Write the per-item records as JSONL to this file. */
-  out?: string;
-}
+} & OptionValues<typeof IMPORT_ROSE_OPTIONS>;
 
 /** Imports a recorded ROSE run as per-item verdicts (`sqlboard import rose`). */
 export function importRose(opts: ImportRoseOptions): CommandResult {

@@ -9,40 +9,37 @@ import { breakdownByDatabase } from '../stats/by-database.js';
 import { analyseBoard } from '../stats/board-gaps.js';
 import { itemsLeaderboard } from '../stats/leaderboard.js';
 import type { ItemRecord } from '../benchmark/types.js';
-import { ITEM_FIELD, type ContinuousMetric } from '../execution/metric-means.js';
+import { ITEM_FIELD } from '../execution/metric-means.js';
 import { meanJson, meanReport } from '../report/leaderboard-mean.js';
 import { METRIC_LABEL } from '../report/score-metrics.js';
 import { meanLeaderboard } from '../stats/mean-leaderboard.js';
 import { wholeNumber } from './option-checks.js';
 import { withProvenance } from './provenance.js';
+import type { OptionTable, OptionValues } from './option-table.js';
 import type { GatedResult } from './types.js';
 
-export interface LeaderboardOptions {
-  /** Per-item verdict files (JSONL from score/judge --items). */
-  items?: string[];
-  /** SALUS flags CSV task_id,predicted_label (0 = wrong gold): adds clean-subset accuracy and g*. */
-  flags?: string;
-  /** A published leaderboard CSV to analyse instead of verdicts. */
-  board?: string;
-  /** board: analyse the top K systems by test (default 30). */
-  top?: number;
-  /** board: benchmark size N for g*. */
-  n?: number;
-  /** Tasks with wrong gold, e (for g*). */
-  flawed?: number;
-  /** Or the error rate e/N as a fraction (for g*). */
-  errorRate?: number;
-  /** Confidence for intervals, tests and g* (default 0.95). */
-  confidence?: number;
-  /** Bootstrap seed (default 42). */
-  seed?: number;
-  /** Bootstrap resamples (default 2000). */
-  iterations?: number;
-  /** 'db': adds the per-database breakdown (verdicts only). */
-  by?: 'db';
-  /** The per-item metric to rank by (default ex): ex, em (0/1, the same tests), or the continuous soft-f1, ves, r-ves. */
-  metric?: 'ex' | 'em' | ContinuousMetric;
-}
+/** `sqlboard leaderboard`'s options: the CLI's flags and the library's options object (camelCase) come from here. */
+export const LEADERBOARD_OPTIONS = {
+  items: { type: 'string', array: true, describe: 'Per-item verdict files (JSONL from score/judge --items); on the command line also the positional FILES' },
+  flags: { type: 'string', describe: 'SALUS flags CSV task_id,predicted_label (0 = wrong gold): adds clean-subset accuracy and g*' },
+  board: { type: 'string', describe: 'Leaderboard CSV (system|model|name, dev, test in percent) instead of verdicts' },
+  top: { type: 'number', default: 30, describe: '--board: analyse the top K systems by test' },
+  n: { type: 'number', describe: '--board: benchmark size N for g* (required; with verdict files N is the number of tasks)' },
+  flawed: { type: 'number', describe: 'Tasks with wrong gold, e (for g*)' },
+  'error-rate': { type: 'number', describe: 'Or the error rate e/N as a fraction (for g*)' },
+  confidence: { type: 'number', default: 0.95, describe: 'Confidence for intervals, tests and g*' },
+  seed: { type: 'number', default: 42, describe: 'Bootstrap seed' },
+  iterations: { type: 'number', default: 2000, describe: 'Bootstrap resamples' },
+  by: { type: 'string', choices: ['db'], describe: 'Also break accuracy down per database (needs dbId in the verdicts; every output format)' },
+  metric: {
+    type: 'string',
+    choices: ['ex', 'em', 'soft-f1', 'ves', 'r-ves'],
+    default: 'ex',
+    describe: 'Rank by this per-item metric of score --items: ex (correct), em (exact match, 0/1: same tests as ex), or the continuous soft-f1, ves, r-ves (bootstrap intervals, paired bootstrap against #1)',
+  },
+} as const satisfies OptionTable;
+
+export type LeaderboardOptions = OptionValues<typeof LEADERBOARD_OPTIONS>;
 
 /** Records whose `correct` is their exact match (`em` from score --metric em --items). */
 function asExactMatch(file: string, records: ItemRecord[]): ItemRecord[] {

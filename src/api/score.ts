@@ -7,8 +7,8 @@ import type { RepairName } from '../benchmark/repairs.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
-import { DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_RESULT_BYTES, ExecutionEngine } from '../execution/engine.js';
-import { addCleanSubset, comparatorSql, type ComparatorName } from '../execution/ex-run.js';
+import { DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_RESULT_BYTES, ExecutionEngine, MAX_RESULT_BYTES } from '../execution/engine.js';
+import { addCleanSubset, comparatorSql } from '../execution/ex-run.js';
 import { runPreviews, type RunPreviews } from '../execution/run-previews.js';
 import { scoreExplorer } from '../report/explorer-score.js';
 import { emInputs } from '../execution/em-inputs.js';
@@ -22,50 +22,49 @@ import { breakdownByDatabase } from '../stats/by-database.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { atLeast } from './option-checks.js';
 import { withProvenance } from './provenance.js';
+import { resolveOptions, type OptionTable, type OptionValues } from './option-table.js';
+import { REPAIR_OPTIONS } from './shared-options.js';
 import type { GatedResult, RunHooks } from './types.js';
 
-export interface ScoreOptions extends RunHooks {
-  /** Questions file, BIRD or Spider format (default: the bundled Spider dev set and its systems). */
-  questions?: string;
-  /** Directory holding <db_id>/<db_id>.sqlite (required with `questions`). */
-  dbRoot?: string;
-  /** NAME=FILE predictions (default: the bundled systems). */
-  system?: string[];
-  /** Official comparator (default: bird for BIRD questions, spider for Spider). */
-  comparator?: ComparatorName;
-  /** spider comparator: keep DISTINCT (test-suite --keep_distinct). */
-  keepDistinct?: boolean;
-  /** Per-query time limit in seconds (default 30). */
-  timeout?: number;
-  /** Larger results are an execution error (default 1,000,000). */
-  maxRows?: number;
-  /** Larger results are an execution error (default 64 MiB). */
-  maxResultBytes?: number;
-  /** Memory cap per execution process in MiB (default 1024). */
-  maxMemoryMb?: number;
-  /** Run store (SQLite) that makes runs resumable (default results/sqlboard.db). */
-  store?: string;
-  /** Write one JSON line per (system, task) to this file. */
-  items?: string;
-  /** Gold-error flags CSV: adds accuracy on the clean subset (default with the bundled data: its audit flags). */
-  flags?: string;
-  /** Parallel execution processes (default: one per core). */
-  workers?: number;
-  /** Score the tasks whose database can be used and list the skipped ones (partial), instead of stopping. */
-  skipMissingDb?: boolean;
-  /** 'db': also break the scores down per database. */
-  by?: 'db';
-  /** Metrics, each entry comma-separated: ex, soft-f1, em, ves, r-ves (default ex,soft-f1 for BIRD, ex,em for Spider). */
-  metric?: string[];
-  /** Spider tables.json for em's foreign-key maps (default: tables.json beside the questions). */
-  tables?: string;
-  /** ves / r-ves: timed executions of each query (default 100, as the official script). */
-  vesReps?: number;
-  /** Opt-in repairs of prediction text, reported with counts. */
-  repair?: RepairName[];
-  /** Add the per-item explorer (results, SQL, verdicts) to the report, for its HTML page. */
-  explorer?: boolean;
-}
+/** `sqlboard score`'s options: the CLI's flags and the library's options object (camelCase) come from here. */
+export const SCORE_OPTIONS = {
+  ...REPAIR_OPTIONS,
+  questions: { type: 'string', describe: 'Questions file, BIRD or Spider format (default: bundled Spider dev)' },
+  'db-root': { type: 'string', describe: 'Directory holding <db_id>/<db_id>.sqlite' },
+  system: { type: 'string', array: true, describe: 'NAME=FILE predictions (repeatable; default: the bundled systems)' },
+  comparator: { type: 'string', choices: ['bird', 'spider'], describe: 'Official comparator (default: bird for BIRD questions, spider for Spider)' },
+  timeout: { type: 'number', default: 30, describe: 'Per-query time limit in seconds' },
+  'max-rows': { type: 'number', default: 1_000_000, describe: 'Larger results are an execution error' },
+  'max-result-bytes': {
+    type: 'number',
+    default: DEFAULT_MAX_RESULT_BYTES,
+    describe: `Larger results are an execution error (a character or blob byte counts 1, a cell 8 more; at most ${MAX_RESULT_BYTES})`,
+  },
+  'max-memory-mb': { type: 'number', default: DEFAULT_MAX_MEMORY_MB, describe: 'Memory cap per execution process (MiB); a query past it is an execution error' },
+  'keep-distinct': { type: 'boolean', default: false, describe: 'spider comparator: keep DISTINCT (test-suite --keep_distinct)' },
+  store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' },
+  items: { type: 'string', describe: 'Write one JSON line per (system, task) to this file' },
+  flags: {
+    type: 'string',
+    describe: 'Gold-error flags CSV (task_id,predicted_label; 0 = wrong gold): adds accuracy on the clean subset (default with the bundled data: its audit flags)',
+  },
+  workers: { type: 'number', describe: 'Parallel execution processes (default: one per core)' },
+  'skip-missing-db': { type: 'boolean', default: false, describe: 'Score the tasks whose database can be used and list the skipped ones (exit 3), instead of stopping' },
+  by: { type: 'string', choices: ['db'], describe: 'Also break the scores down per database (table, --json byDb, CSV, Markdown, HTML)' },
+  metric: {
+    type: 'string',
+    array: true,
+    describe: 'Metrics, comma-separated: ex, soft-f1, em, ves, r-ves (default: ex,soft-f1 for BIRD questions, ex,em for Spider; ves and r-ves are slow, opt-in)',
+  },
+  tables: { type: 'string', describe: "Spider tables.json for em's foreign-key maps (default: tables.json beside the questions)" },
+  'ves-reps': { type: 'number', default: 100, describe: 'ves / r-ves: timed executions of each query (official: 100)' },
+} as const satisfies OptionTable;
+
+export type ScoreOptions = OptionValues<typeof SCORE_OPTIONS> &
+  RunHooks & {
+    /** Add the per-item explorer (results, SQL, verdicts) to the report, for its HTML page. */
+    explorer?: boolean;
+  };
 
 /** What `score` resolved from its options (the bundled default filled in), for callers that check before the work. */
 export interface ScoreInputs {
@@ -95,17 +94,16 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
   const started = new Date();
   const { questions, dbRoot, specs, flagsFile } = scoreInputs(opts);
   const flags = flagsFile ? readErrorFlags(flagsFile) : undefined;
-  const timeout = opts.timeout ?? 30;
-  const maxRows = opts.maxRows ?? 1_000_000;
-  const keepDistinct = opts.keepDistinct ?? false;
-  const store = openRunStore(opts.store ?? DEFAULT_STORE);
+  const o = resolveOptions(SCORE_OPTIONS, opts);
+  const { timeout, maxRows, keepDistinct } = o;
+  const store = openRunStore(o.store);
   // The execution processes boot while the files are read.
   const engine = new ExecutionEngine({
     dbRoot,
     timeoutSec: timeout,
     maxRows,
-    maxResultBytes: opts.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
-    maxMemoryMb: opts.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB,
+    maxResultBytes: o.maxResultBytes,
+    maxMemoryMb: o.maxMemoryMb,
     store,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
   });
@@ -139,7 +137,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
       notes.push(`exact match (em) left out: no tables.json beside ${questions}; pass --tables FILE to add it`);
     }
     const wantsVes = metrics.includes('ves') || metrics.includes('r-ves');
-    const vesReps = opts.vesReps ?? 100;
+    const vesReps = o.vesReps;
     if (wantsVes) atLeast('ves-reps', vesReps, 2);
     const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
     // The explorer previews what each query returned: the run store must keep the rows.

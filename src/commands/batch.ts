@@ -1,20 +1,19 @@
 import type { Argv, CommandModule } from 'yargs';
-import { batchStatus } from '../api/batch-status.js';
+import { BATCH_STATUS_OPTIONS, batchStatus } from '../api/batch-status.js';
+import type { ParsedOptions } from '../api/option-table.js';
+import { addOptionTable } from './option-table.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
-import { DEFAULT_STORE } from '../store/run-store.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
-interface BatchStatusArgs extends ReportOptions {
-  store: string;
-}
+type BatchStatusArgs = ReportOptions & ParsedOptions<typeof BATCH_STATUS_OPTIONS>;
 
 const statusCommand: CommandModule<object, BatchStatusArgs> = {
   command: 'status',
   describe: "Lists the run store's provider batches with their last polled state (no request is made)",
   builder: (y: Argv) =>
-    addReportOptions(y.option('store', { type: 'string', default: DEFAULT_STORE, describe: 'Run store holding the batch ids' })) as unknown as Argv<BatchStatusArgs>,
+    addReportOptions(addOptionTable(y, BATCH_STATUS_OPTIONS)) as unknown as Argv<BatchStatusArgs>,
   handler: (argv) => {
     checkOutputs(argv, { inputs: { '--store': argv.store } });
     const result = batchStatus(apiOptions(argv));

@@ -1,27 +1,19 @@
 import type { Argv, CommandModule } from 'yargs';
-import { importRose } from '../api/import-rose.js';
+import { IMPORT_ROSE_OPTIONS, importRose, type ImportRoseOptions } from '../api/import-rose.js';
+import { addOptionTable } from './option-table.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
-interface RoseArgs extends ReportOptions {
-  dir: string;
-  system: string;
-  subset?: string;
-  out?: string;
-}
+type RoseArgs = ReportOptions & ImportRoseOptions;
 
 const rose: CommandModule<object, RoseArgs> = {
   command: 'rose <dir>',
   describe: 'Import a recorded ROSE run (eval_results.json + prover/refuter outputs) as per-item verdicts',
   builder: (y) =>
     addReportOptions(
-      (y as Argv<object>)
-        .positional('dir', { type: 'string', demandOption: true, describe: 'ROSE output directory (holds eval_results.json)' })
-        .option('system', { type: 'string', demandOption: true, describe: 'Name written into every record' })
-        .option('subset', { type: 'string', describe: 'Subset name (default: a rose-vec-<name> segment of DIR)' })
-        .option('out', { type: 'string', describe: 'Write the per-item records as JSONL to FILE' }),
+      addOptionTable((y as Argv<object>).positional('dir', { type: 'string', demandOption: true, describe: 'ROSE output directory (holds eval_results.json)' }), IMPORT_ROSE_OPTIONS),
     ) as unknown as Argv<RoseArgs>,
   handler: (argv) => {
     checkOutputs(argv, { inputs: { 'ROSE directory': argv.dir }, outputs: { '--out': argv.out } });

@@ -1,11 +1,9 @@
 import type { Argv } from 'yargs';
-import { REPAIR_DESCRIPTIONS, REPAIR_NAMES, type RepairName } from '../benchmark/repairs.js';
+import type { RepairName } from '../benchmark/repairs.js';
+import { REPAIR_OPTIONS } from '../api/shared-options.js';
+import { addOptionTable } from './option-table.js';
 
-/** `--repair NAME` (repeatable), shared by the commands that read prediction files. */
+/** `--repair NAME` (repeatable), for the commands whose flags are not yet one option table (judge, audit). */
 export function addRepairOption<T>(y: Argv<T>): Argv<T & { repair?: RepairName[] }> {
-  return y.option('repair', {
-    choices: REPAIR_NAMES,
-    array: true,
-    describe: `Opt-in repair of prediction text, reported with counts (default none, as the official evaluators): ${REPAIR_NAMES.map((n) => `${n}: ${REPAIR_DESCRIPTIONS[n]}`).join('; ')}`,
-  }) as unknown as Argv<T & { repair?: RepairName[] }>;
+  return addOptionTable(y, REPAIR_OPTIONS) as unknown as Argv<T & { repair?: RepairName[] }>;
 }
