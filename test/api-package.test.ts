@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSpiderSubset } from './helpers/spider-subset.js';
 import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
 import { withoutMeta } from './helpers/meta.js';
 
@@ -40,22 +41,12 @@ function untimed(value: unknown): unknown {
 const dir = mkdtempSync(join(tmpdir(), 'api-package-'));
 const questions = join(dir, 'dev-24.json');
 const dbRoot = join(SPIDER, 'database');
-const PREDICTIONS: [string, string][] = [
-  ['c3', 'c3/predicted_sql.txt'],
-  ['dail-sql', 'dail-sql/DAIL-SQL+GPT-4.txt'],
-  ['resdsql', 'resdsql/RESDSQL_3B.sql'],
-];
-const systems = PREDICTIONS.map(([name]) => `${name}=${join(dir, `${name}.sql`)}`);
+let systems: string[] = [];
 const replay = join(dir, 'replay.jsonl');
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'src', 'api.js'))) spawnSync(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT });
-  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[];
-  writeFileSync(questions, JSON.stringify(dev.slice(0, 24)));
-  for (const [name, file] of PREDICTIONS) {
-    const lines = readFileSync(join(SPIDER, 'predictions', file), 'utf8').split('\n').slice(0, 24);
-    writeFileSync(join(dir, `${name}.sql`), lines.join('\n') + '\n');
-  }
+  systems = writeSpiderSubset(dir, questions, 0, 24);
   // Recorded judge answers: the Prover rejects every differing result, the Refuter upholds every equal one.
   const line = (o: object): string => JSON.stringify(o);
   writeFileSync(

@@ -9,6 +9,7 @@ import { stats } from '../src/api.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { ROOT, SPIDER, runCli } from './helpers/cli.js';
+import type { Provenance } from '../src/report/provenance.js';
 import { htmlWithoutMeta, markdownWithoutMeta } from './helpers/meta.js';
 
 /*
@@ -24,17 +25,7 @@ const dbRoot = join(SPIDER, 'database');
 const system = `c3=${join(dir, 'c3.sql')}`;
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-interface Meta {
-  sqlboard: { version: string; commit?: string };
-  command: string;
-  options: Record<string, unknown>;
-  databases?: Record<string, string>;
-  prompts?: Record<string, string>;
-  models?: { role: string; provider: string; model: string }[];
-  seed?: number;
-  startedAt: string;
-  endedAt: string;
-}
+type Meta = Provenance;
 
 beforeAll(() => {
   const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[];

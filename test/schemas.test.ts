@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSpiderSubset } from './helpers/spider-subset.js';
 import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
 
 /*
@@ -17,12 +18,7 @@ for (const f of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json'))) 
 const dir = mkdtempSync(join(tmpdir(), 'schemas-'));
 const questions = join(dir, 'dev.json');
 const dbRoot = join(SPIDER, 'database');
-const PREDICTIONS: [string, string][] = [
-  ['c3', 'c3/predicted_sql.txt'],
-  ['dail-sql', 'dail-sql/DAIL-SQL+GPT-4.txt'],
-  ['resdsql', 'resdsql/RESDSQL_3B.sql'],
-];
-const systems = PREDICTIONS.map(([name]) => `${name}=${join(dir, `${name}.sql`)}`);
+let systems: string[] = [];
 const store = join(dir, 'run.db');
 const items = join(dir, 'items.jsonl');
 const replay = join(dir, 'replay.jsonl');
@@ -30,12 +26,8 @@ const ROSE = join(SHARED, 'rose');
 const SALUS = join(SHARED, 'salus');
 
 beforeAll(() => {
-  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[];
   // concert_singer and pets_1
-  writeFileSync(questions, JSON.stringify(dev.slice(36, 60)));
-  for (const [name, file] of PREDICTIONS) {
-    writeFileSync(join(dir, `${name}.sql`), readFileSync(join(SPIDER, 'predictions', file), 'utf8').split('\n').slice(36, 60).join('\n') + '\n');
-  }
+  systems = writeSpiderSubset(dir, questions, 36, 60);
   writeFileSync(
     replay,
     [
