@@ -1,7 +1,6 @@
 import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
-import type { RepairName } from '../benchmark/repairs.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
@@ -13,7 +12,7 @@ import { createLiveJudge } from '../judge/setup.js';
 import { summarizeJudge } from '../judge/summary.js';
 import { sumWaves } from '../llm/batch/waves.js';
 import { parsePriceFlag, readPriceFile } from '../llm/pricing.js';
-import type { ProviderName } from '../llm/providers/types.js';
+import { PROVIDER_NAMES } from '../llm/providers/index.js';
 import { formatReplay, replayEntries } from '../llm/replay-export.js';
 import { DEFAULT_RETRY } from '../llm/retry.js';
 import { redactDeep } from '../llm/secrets.js';
@@ -23,61 +22,54 @@ import { runPreviews } from '../execution/run-previews.js';
 import { loadNotes } from '../report/load-notes.js';
 import { processIo } from '../report/output.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { batchModeOptions, checkLlmCallOptions, batchSummaryNote, type BatchOptions, type LlmCallOptions } from './llm-options.js';
+import { BATCH_OPTIONS, LLM_CALL_OPTIONS, batchModeOptions, checkLlmCallOptions, batchSummaryNote } from './llm-options.js';
+import type { OptionTable, OptionValues } from './option-table.js';
+import { REPAIR_OPTIONS } from './shared-options.js';
 import { atLeast } from './option-checks.js';
 import { promptHashes, withProvenance } from './provenance.js';
 import type { GatedResult, RunHooks } from './types.js';
 
-export interface JudgeOptions extends LlmCallOptions, BatchOptions, RunHooks {
-  /** Questions file, BIRD or Spider format. */
-  questions: string;
-  /** Directory holding <db_id>/<db_id>.sqlite. */
-  dbRoot: string;
-  /** NAME=FILE predictions. */
-  system: string[];
-  /** openai (OPENAI_API_KEY), gemini (GEMINI_API_KEY), replay (`replay` file). */
-  provider: ProviderName;
-  /** Model id, e.g. gpt-4o-2024-08-06, gemini-2.5-pro. */
-  model: string;
-  /** gemini: API version path (default v1beta). */
-  apiVersion?: string;
-  /** Ask for answers constrained to the verdict JSON schema (default true). */
-  structuredOutput?: boolean;
-  /** One deadline per call attempt in seconds, over headers and body (default 120). */
-  timeout?: number;
-  /** Attempts per call on 429/5xx/timeouts (default 4). */
-  maxAttempts?: number;
-  /** INPUT,OUTPUT price in USD per million tokens (overrides the table). */
-  price?: string;
-  /** JSON {"model": {"input": n, "output": n}} merged over the price table. */
-  priceFile?: string;
-  /** Snapshot date naming the judge <model>-<date> when the model id has none. */
-  snapshot?: string;
-  /** BIRD database_description root; default <dbRoot>/<db_id>/database_description. */
-  descriptions?: string;
-  /** Result rows shown to the judge. */
-  previewRows?: number;
-  /** Re-asks after an invalid answer before the item is unscored. */
-  maxReasks?: number;
-  /** Sampling temperature (default 0; part of the cache key). */
-  temperature?: number;
-  /** Output tokens allowed per call, thinking included; part of the cache key. */
-  maxOutputTokens?: number;
-  /** Per-query SQL time limit in seconds (default 30). */
-  execTimeout?: number;
-  /** Parallel SQL execution processes (default: one per core). */
-  workers?: number;
-  /** Run store: executions, LLM responses, verdicts (default results/sqlboard.db). */
-  store?: string;
-  /** Write one JSON line per (system, task) to this file. */
-  items?: string;
-  /** Write the answers this run used as a replay file. */
-  record?: string;
-  /** Opt-in repairs of prediction text, reported with counts. */
-  repair?: RepairName[];
-  /** Add the per-item explorer (results, SQL, verdicts) to the report, for its HTML page. */
-  explorer?: boolean;
-}
+/** `sqlboard judge`'s options: the CLI's flags and the library's options object (camelCase) come from here. */
+export const JUDGE_OPTIONS = {
+  ...REPAIR_OPTIONS,
+  questions: { type: 'string', demandOption: true, describe: 'Questions file, BIRD or Spider format' },
+  'db-root': { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' },
+  system: { type: 'string', array: true, demandOption: true, describe: 'NAME=FILE predictions (repeatable)' },
+  provider: { choices: PROVIDER_NAMES, demandOption: true, describe: 'openai (OPENAI_API_KEY), gemini (GEMINI_API_KEY), replay (--replay FILE)' },
+  model: { type: 'string', demandOption: true, describe: 'Model id, e.g. gpt-4o-2024-08-06, gemini-2.5-pro' },
+  'structured-output': {
+    type: 'boolean',
+    default: true,
+    describe: 'Ask for answers constrained to the verdict JSON schema (OpenAI response_format, Gemini responseSchema); --no-structured-output for servers that refuse it',
+  },
+  'api-version': { type: 'string', describe: 'gemini: API version path (default v1beta)' },
+  timeout: { type: 'number', default: 120, describe: 'One deadline per call attempt in seconds, over headers and body (retried)' },
+  'max-attempts': { type: 'number', default: DEFAULT_RETRY.maxAttempts, describe: 'Attempts per call on 429/5xx/timeouts (Retry-After honoured)' },
+  price: { type: 'string', describe: 'INPUT,OUTPUT price in USD per million tokens (overrides the table)' },
+  'price-file': { type: 'string', describe: 'JSON {"model": {"input": n, "output": n}} merged over the price table' },
+  snapshot: { type: 'string', describe: 'Snapshot date naming the judge <model>-<date> when the model id has none' },
+  descriptions: { type: 'string', describe: "BIRD database_description root (<dir>/<db_id>/<table>.csv); default <db-root>/<db_id>/database_description" },
+  'preview-rows': { type: 'number', default: DEFAULT_PREVIEW_ROWS, describe: 'Result rows shown to the judge' },
+  'max-reasks': { type: 'number', default: DEFAULT_MAX_REASKS, describe: 'Re-asks after an invalid answer before the item is unscored' },
+  temperature: { type: 'number', default: 0, describe: 'Sampling temperature (part of the cache key)' },
+  'max-output-tokens': {
+    type: 'number',
+    describe: 'Output tokens allowed per call, thinking included (default 2048; 16384 for reasoning models: o-series, gpt-5, gemini-2.5); part of the cache key',
+  },
+  'exec-timeout': { type: 'number', default: 30, describe: 'Per-query SQL time limit in seconds' },
+  workers: { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' },
+  store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' },
+  items: { type: 'string', describe: 'Write one JSON line per (system, task) to this file' },
+  record: { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' },
+  ...LLM_CALL_OPTIONS,
+  ...BATCH_OPTIONS,
+} as const satisfies OptionTable;
+
+export type JudgeOptions = OptionValues<typeof JUDGE_OPTIONS> &
+  RunHooks & {
+    /** Add the per-item explorer (results, SQL, verdicts) to the report, for its HTML page. */
+    explorer?: boolean;
+  };
 
 /** ROSE-style Prover/Refuter LLM judge over each system's predictions (`sqlboard judge`). */
 export async function judge(opts: JudgeOptions): Promise<GatedResult> {

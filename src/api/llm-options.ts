@@ -1,35 +1,31 @@
 import { UserError } from '../errors.js';
 import type { BatchModeOptions } from '../llm/batch/setup.js';
-import type { BatchFallback, BatchWait, WaveProgress, sumWaves } from '../llm/batch/waves.js';
+import type { WaveProgress, sumWaves } from '../llm/batch/waves.js';
 import { atLeast } from './option-checks.js';
-
-/** The options every command that calls an LLM shares (judge, validate's live judge, audit's LLM agents). */
-export interface LlmCallOptions {
-  /** API endpoint (OpenAI-compatible servers); else OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL. */
-  baseUrl?: string;
-  /** replay provider: JSONL of recorded responses. */
-  replay?: string;
-  /** LLM calls in flight at once (default 4). */
-  concurrency?: number;
-  /** Stop before spending more than this (USD); what is done so far is kept. */
-  maxCostUsd?: number;
-  /** Stop before making more LLM calls than this; what is done so far is kept. */
-  maxCalls?: number;
-}
-
-/** The batch-mode options (provider batch engines) of judge, validate's live judge and audit's LLM agents. */
-export interface BatchOptions {
-  /** Send the calls through the provider's batch engine, in waves (resumable). */
-  batch?: boolean;
-  /** Wait for every wave (all, default), or submit the next wave and return (none). */
-  batchWait?: BatchWait;
-  /** Where a request goes after its batch expired, failed or lost it (default batch). */
-  batchFallback?: BatchFallback;
-  /** First wait between polls in seconds (default 30). */
-  batchPoll?: number;
-}
+import type { OptionTable, OptionValues } from './option-table.js';
 
 export const DEFAULT_CONCURRENCY = 4;
+
+/** The options every command that calls an LLM shares (judge, validate's live judge, audit's LLM agents): endpoint, replay file, parallelism and budget. */
+export const LLM_CALL_OPTIONS = {
+  'base-url': { type: 'string', describe: 'API endpoint (OpenAI-compatible servers: vLLM, Ollama, llama.cpp); else OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL' },
+  replay: { type: 'string', describe: 'replay provider: JSONL of recorded responses' },
+  concurrency: { alias: 'j', type: 'number', default: DEFAULT_CONCURRENCY, describe: 'LLM calls in flight at once' },
+  'max-cost-usd': { type: 'number', describe: 'stop before spending more than this (USD); what is done so far is kept' },
+  'max-calls': { type: 'number', describe: 'stop before making more LLM calls than this; what is done so far is kept' },
+} as const satisfies OptionTable;
+
+/** The batch-mode options (provider batch engines) of judge, validate's live judge and audit's LLM agents. */
+export const BATCH_OPTIONS = {
+  batch: { type: 'boolean', default: false, describe: "send the calls through the provider's batch engine (OpenAI Batch API: half price, results within 24 h), in waves; resumable" },
+  'batch-wait': { choices: ['all', 'none'], default: 'all', describe: '--batch: wait for every wave (all), or submit the next wave and exit 3 (none; run the same command again to collect)' },
+  'batch-fallback': { choices: ['batch', 'online'], default: 'batch', describe: '--batch: where a request goes after its batch expired, failed or lost it (once)' },
+  'batch-poll': { type: 'number', default: 30, describe: '--batch: first wait between polls in seconds (doubles while nothing changes, up to 10 min)' },
+} as const satisfies OptionTable;
+
+export type LlmCallOptions = OptionValues<typeof LLM_CALL_OPTIONS>;
+export type BatchOptions = OptionValues<typeof BATCH_OPTIONS>;
+
 
 /** Refuses a parallelism below 1 and a negative budget; returns the concurrency. */
 export function checkLlmCallOptions(o: LlmCallOptions): number {

@@ -7,7 +7,8 @@ import { atLeast } from './option-checks.js';
  * cannot drift apart between the CLI and the API.
  */
 export interface OptionSpec {
-  type: 'string' | 'number' | 'boolean';
+  /** Absent on a choices option whose help shows only its choices (as the flag always had). */
+  type?: 'string' | 'number' | 'boolean';
   describe: string;
   array?: true;
   choices?: readonly string[];
@@ -35,6 +36,11 @@ type Required<T extends OptionTable> = { [K in keyof T]: T[K] extends { demandOp
 export type OptionValues<T extends OptionTable> = { [K in Required<T> as CamelCase<K & string>]: Value<T[K]> } & {
   [K in Exclude<keyof T, Required<T>> as CamelCase<K & string>]?: Value<T[K]>;
 };
+
+/** A shared table's options with `scope: ` before each help text (e.g. audit's "LLM agents: --concurrency ..."). */
+export function scopedOptions<T extends OptionTable>(table: T, scope: string): T {
+  return Object.fromEntries(Object.entries(table).map(([name, spec]) => [name, { ...spec, describe: `${scope}: ${spec.describe}` }])) as unknown as T;
+}
 
 const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 

@@ -1,27 +1,16 @@
 import type { Argv } from 'yargs';
+import { BATCH_OPTIONS, LLM_CALL_OPTIONS } from '../api/llm-options.js';
+import { scopedOptions } from '../api/option-table.js';
+import { addOptionTable } from './option-table.js';
 
-/**
- * The options every command that calls an LLM shares (judge, validate's live judge, audit's
- * LLM agents): endpoint, replay file, parallelism and budget. `scope` prefixes their help.
- */
+/** The LLM call options (src/api/llm-options.ts), for the commands whose flags are not yet one table; `scope` prefixes their help. */
 export function addLlmCallOptions<T>(y: Argv<T>, scope?: string): Argv<T> {
-  const p = scope ? `${scope}: ` : '';
-  return y
-    .option('base-url', { type: 'string', describe: `${p}API endpoint (OpenAI-compatible servers: vLLM, Ollama, llama.cpp); else OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL` })
-    .option('replay', { type: 'string', describe: `${p}replay provider: JSONL of recorded responses` })
-    .option('concurrency', { alias: 'j', type: 'number', default: 4, describe: `${p}LLM calls in flight at once` })
-    .option('max-cost-usd', { type: 'number', describe: `${p}stop before spending more than this (USD); what is done so far is kept` })
-    .option('max-calls', { type: 'number', describe: `${p}stop before making more LLM calls than this; what is done so far is kept` }) as unknown as Argv<T>;
+  return addOptionTable(y, scope ? scopedOptions(LLM_CALL_OPTIONS, scope) : LLM_CALL_OPTIONS);
 }
 
-/** The batch-mode options (--batch and its companions) of judge and audit's LLM agents. */
+/** The batch-mode options (--batch and its companions), for the commands whose flags are not yet one table. */
 export function addBatchOptions<T>(y: Argv<T>, scope?: string): Argv<T> {
-  const p = scope ? `${scope}: ` : '';
-  return y
-    .option('batch', { type: 'boolean', default: false, describe: `${p}send the calls through the provider's batch engine (OpenAI Batch API: half price, results within 24 h), in waves; resumable` })
-    .option('batch-wait', { choices: ['all', 'none'], default: 'all', describe: `${p}--batch: wait for every wave (all), or submit the next wave and exit 3 (none; run the same command again to collect)` })
-    .option('batch-fallback', { choices: ['batch', 'online'], default: 'batch', describe: `${p}--batch: where a request goes after its batch expired, failed or lost it (once)` })
-    .option('batch-poll', { type: 'number', default: 30, describe: `${p}--batch: first wait between polls in seconds (doubles while nothing changes, up to 10 min)` }) as unknown as Argv<T>;
+  return addOptionTable(y, scope ? scopedOptions(BATCH_OPTIONS, scope) : BATCH_OPTIONS);
 }
 
 export interface BatchArgs {
