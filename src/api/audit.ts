@@ -7,7 +7,6 @@ import { runAuditPipeline } from '../audit/pipeline.js';
 import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
-import type { RepairName } from '../benchmark/repairs.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
@@ -16,47 +15,49 @@ import { auditJson, auditReport } from '../report/audit.js';
 import { auditExplorer } from '../report/explorer-audit.js';
 import { loadNotes } from '../report/load-notes.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { batchModeOptions, batchSummaryNote, checkLlmCallOptions, type BatchOptions, type LlmCallOptions } from './llm-options.js';
+import { BATCH_OPTIONS, LLM_CALL_OPTIONS, batchModeOptions, batchSummaryNote, checkLlmCallOptions } from './llm-options.js';
+import { scopedOptions, type OptionTable, type OptionValues } from './option-table.js';
+import { REPAIR_OPTIONS } from './shared-options.js';
 import { atLeast, wholeNumber } from './option-checks.js';
 import { withProvenance } from './provenance.js';
 import type { CommandResult, RunHooks } from './types.js';
 
-export interface AuditOptions extends LlmCallOptions, BatchOptions, RunHooks {
-  /** Questions file with gold SQL (BIRD or Spider format). */
-  questions: string;
-  /** Directory holding <db_id>/<db_id>.sqlite. */
-  dbRoot: string;
-  /** NAME=FILE predictions of one agent each (≥ 3 agents together with llmAgent). */
-  agent?: string[];
-  /** NAME=PROVIDER:MODEL: agents whose SQL an LLM writes now with prompts/agent.md. */
-  llmAgent?: string[];
-  /** LLM agents: JSON {"model": {"input": n, "output": n}} merged over the price table. */
-  priceFile?: string;
-  /** Write each LLM agent's SQL to DIR/<name>.sql (Spider text) for score. */
-  saveAgentSql?: string;
-  /** Labelled sample for evaluation only (query_id,label[,error_type]; 0 = gold error). */
-  labels?: string;
-  /** Another detector's flags scored on the same sample (needs labels). */
-  compareFlags?: string;
-  /** Write flags.csv, tasks.jsonl, review.csv, lf-stats.json, agent-stats.json, summary.json (and evaluation.json) here. */
-  out?: string;
-  /** Seed for cross-validation folds (default 1). */
-  seed?: number;
-  /** High-confidence examples per class for the decision plane (default 250 × N/1534). */
-  k?: number;
-  /** Flag with the decision plane instead of the label model (default off). */
-  decisionPlane?: boolean;
-  /** Per-query time limit in seconds (default 30). */
-  timeout?: number;
-  /** Run store (SQLite) that makes runs resumable (default results/sqlboard.db). */
-  store?: string;
-  /** Parallel execution processes (default: one per core). */
-  workers?: number;
-  /** Opt-in repairs of prediction text, reported with counts. */
-  repair?: RepairName[];
-  /** Add the per-item explorer (agents' SQL, results, flags) to the report, for its HTML page. */
-  explorer?: boolean;
-}
+/** `sqlboard audit`'s options: the CLI's flags and the library's options object (camelCase) come from here. */
+export const AUDIT_OPTIONS = {
+  ...REPAIR_OPTIONS,
+  questions: { type: 'string', demandOption: true, describe: 'Questions file with gold SQL (BIRD or Spider format)' },
+  'db-root': { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' },
+  agent: { type: 'string', array: true, default: [], describe: 'NAME=FILE predictions of one agent (repeat; ≥ 3 agents with --llm-agent)' },
+  'llm-agent': {
+    type: 'string',
+    array: true,
+    default: [],
+    describe: 'NAME=PROVIDER:MODEL: an agent whose SQL an LLM writes now with prompts/agent.md (openai: OPENAI_API_KEY, gemini: GEMINI_API_KEY, replay: --replay)',
+  },
+  'price-file': { type: 'string', describe: 'LLM agents: JSON {"model": {"input": n, "output": n}} (USD per million tokens) merged over the price table' },
+  'save-agent-sql': { type: 'string', describe: "Write each LLM agent's SQL to DIR/<name>.sql (Spider text, one line per task) for sqlboard score" },
+  labels: { type: 'string', describe: 'Labelled sample for evaluation only (query_id,label[,error_type]; 0 = gold error)' },
+  'compare-flags': { type: 'string', describe: "Another detector's flags (task_id,predicted_label; 0 = flagged) scored on the same sample" },
+  out: { type: 'string', describe: 'Write flags.csv, tasks.jsonl, review.csv, lf-stats.json, agent-stats.json, summary.json (and evaluation.json with --labels) here' },
+  seed: { type: 'number', default: 1, describe: 'Seed for cross-validation folds' },
+  k: { type: 'number', describe: 'High-confidence examples per class for --decision-plane (default 250 × N/1534)' },
+  'decision-plane': {
+    type: 'boolean',
+    default: false,
+    describe: 'Let the decision plane (per-agent CART reliability) compete with the label model for the flags; chosen only when it agrees better with held-out agents beyond chance; off by default (README)',
+  },
+  timeout: { type: 'number', default: 30, describe: 'Per-query time limit in seconds' },
+  store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' },
+  workers: { type: 'number', describe: 'Parallel execution processes (default: one per core)' },
+  ...scopedOptions(LLM_CALL_OPTIONS, 'LLM agents'),
+  ...scopedOptions(BATCH_OPTIONS, 'LLM agents'),
+} as const satisfies OptionTable;
+
+export type AuditOptions = OptionValues<typeof AUDIT_OPTIONS> &
+  RunHooks & {
+    /** Add the per-item explorer (agents' SQL, results, flags) to the report, for its HTML page. */
+    explorer?: boolean;
+  };
 
 /** An audit that ran: its report, and why it is partial (never, today: a stop leaves missing predictions, not missing tasks). */
 export interface AuditResult extends CommandResult {
