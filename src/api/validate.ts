@@ -2,44 +2,38 @@ import { loadValidationSets, type ValidationSet } from '../benchmark/validation-
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { createLiveJudge } from '../judge/setup.js';
-import type { ProviderName } from '../llm/providers/types.js';
+import { PROVIDER_NAMES } from '../llm/providers/index.js';
 import { validateReport } from '../report/validate-report.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { parseEnsembleSpec } from '../validate/ensembles.js';
 import { judgeValidationItems } from '../validate/live.js';
 import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../validate/sources.js';
 import { validate as validateJudges, type ValidateResult } from '../validate/validate.js';
-import { batchModeOptions, checkLlmCallOptions, type BatchOptions, type LlmCallOptions } from './llm-options.js';
+import { BATCH_OPTIONS, LLM_CALL_OPTIONS, batchModeOptions, checkLlmCallOptions } from './llm-options.js';
+import { scopedOptions, type OptionTable, type OptionValues } from './option-table.js';
 import { atLeast, wholeNumber } from './option-checks.js';
 import { promptHashes, withProvenance, type RunRecord } from './provenance.js';
 import type { CommandResult, RunHooks } from './types.js';
 
-export interface ValidateOptions extends LlmCallOptions, BatchOptions, RunHooks {
-  /** Validation sets: ROSE-VEC .json or sqlboard .jsonl. */
-  set: string[];
-  /** NAME=SOURCE[,SOURCE...]: verdict JSONL files or ROSE output directories. */
-  judge?: string[];
-  /** majority:a,b,c | unanimity:a,b,c | and:a,b | or:a,b. */
-  ensemble?: string[];
-  /** a,b,c: judges that are repeat runs of one configuration; reports their spread. */
-  repeats?: string[];
-  /** Judge or ensemble the others must beat on κ, accuracy, MCC and F1. */
-  baseline?: string;
-  /** Bootstrap seed (default 42). */
-  seed?: number;
-  /** Bootstrap resamples (default 2000). */
-  iterations?: number;
-  /** Also run a live judge over the items: openai, gemini or replay. */
-  provider?: ProviderName;
-  /** Live judge model id. */
-  model?: string;
-  /** Live judge: directory holding <db_id>/<db_id>.sqlite. */
-  dbRoot?: string;
-  /** Live judge name (default <model>-<snapshot date>). */
-  liveName?: string;
-  /** Run store (live judge cache and verdicts; default results/sqlboard.db). */
-  store?: string;
-}
+/** `sqlboard validate`'s options: the CLI's flags and the library's options object (camelCase) come from here. */
+export const VALIDATE_OPTIONS = {
+  set: { type: 'string', array: true, demandOption: true, describe: 'Validation set: ROSE-VEC .json or sqlboard .jsonl (repeatable)' },
+  judge: { type: 'string', array: true, describe: 'NAME=SOURCE[,SOURCE...]: verdict JSONL files or ROSE output directories (repeatable)' },
+  ensemble: { type: 'string', array: true, describe: 'majority:a,b,c | unanimity:a,b,c | and:a,b | or:a,b (repeatable)' },
+  repeats: { type: 'string', array: true, describe: 'a,b,c: judges that are repeat runs of one configuration; reports their spread' },
+  baseline: { type: 'string', describe: 'Judge or ensemble the others must beat on κ, accuracy, MCC and F1' },
+  seed: { type: 'number', default: 42, describe: 'Bootstrap seed' },
+  iterations: { type: 'number', default: 2000, describe: 'Bootstrap resamples' },
+  provider: { choices: PROVIDER_NAMES, describe: 'Also run a live judge over the items: openai, gemini or replay' },
+  model: { type: 'string', describe: 'Live judge model id' },
+  'db-root': { type: 'string', describe: 'Live judge: directory holding <db_id>/<db_id>.sqlite' },
+  'live-name': { type: 'string', describe: 'Live judge name (default <model>-<snapshot date>)' },
+  store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store (live judge cache and verdicts)' },
+  ...scopedOptions(LLM_CALL_OPTIONS, 'Live judge'),
+  ...scopedOptions(BATCH_OPTIONS, 'Live judge'),
+} as const satisfies OptionTable;
+
+export type ValidateOptions = OptionValues<typeof VALIDATE_OPTIONS> & RunHooks;
 
 /** The live judge over the sets' own items, wired like `judge` (src/judge/setup.ts). */
 async function liveJudge(o: ValidateOptions, sets: ValidationSet[], concurrency: number, record: RunRecord): Promise<JudgeVerdicts> {
