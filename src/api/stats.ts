@@ -11,66 +11,66 @@ import { gapThreshold } from '../stats/gap.js';
 import { clopperPearson, wilson } from '../stats/intervals.js';
 import { roganGladen } from '../stats/prevalence.js';
 import { wholeNumber } from './option-checks.js';
+import type { OptionTable, OptionValues } from './option-table.js';
 import { withProvenance } from './provenance.js';
 import type { CommandResult } from './types.js';
 
-/** `sqlboard stats gap`: SALUS's noise bound g* from N and e (or e/N). */
-export interface GapOptions {
-  statistic: 'gap';
-  n?: number;
-  flawed?: number;
-  errorRate?: number;
-  confidence?: number;
-}
+/** The confusion table of `stats prevalence` and `stats detector`. */
+const CONFUSION_OPTIONS = {
+  tp: { type: 'number', describe: 'Labelled errors the detector flagged' },
+  fp: { type: 'number', describe: 'Labelled correct items it flagged' },
+  fn: { type: 'number', describe: 'Labelled errors it missed' },
+  tn: { type: 'number', describe: 'Labelled correct items it passed' },
+} as const satisfies OptionTable;
 
-/** `sqlboard stats prevalence`: Rogan–Gladen calibrated error rate. */
-export interface PrevalenceOptions {
-  statistic: 'prevalence';
-  n?: number;
-  flagged?: number;
-  tp?: number;
-  fp?: number;
-  fn?: number;
-  tn?: number;
-  confidence?: number;
-}
+/** `sqlboard stats gap`'s options: SALUS's noise bound g* from N and e (or e/N). */
+export const GAP_OPTIONS = {
+  n: { type: 'number', describe: 'Benchmark size N (tasks)' },
+  flawed: { type: 'number', describe: 'e: tasks with wrong gold' },
+  'error-rate': { type: 'number', describe: 'e/N as a fraction (instead of --flawed)' },
+  confidence: { type: 'number', default: 0.95, describe: 'One-sided confidence for g*' },
+} as const satisfies OptionTable;
 
-/** `sqlboard stats detector`: error-detector quality from its confusion table. */
-export interface DetectorOptions {
-  statistic: 'detector';
-  tp?: number;
-  fp?: number;
-  fn?: number;
-  tn?: number;
-  confidence?: number;
-}
+/** `sqlboard stats prevalence`'s options: Rogan–Gladen calibrated error rate. */
+export const PREVALENCE_OPTIONS = {
+  n: { type: 'number', describe: 'N: items the detector ran on' },
+  flagged: { type: 'number', describe: 'Items it flagged among N' },
+  ...CONFUSION_OPTIONS,
+  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence of the CI' },
+} as const satisfies OptionTable;
 
-/** `sqlboard stats interval`: Wilson and Clopper–Pearson intervals for k of n. */
-export interface IntervalOptions {
-  statistic: 'interval';
-  k?: number;
-  n?: number;
-  confidence?: number;
-  /** Per-item files of score --items: intervals of `metric` per system instead of k/n. */
-  items?: string[];
-  /** With `items`: the continuous metric (percentile bootstrap of its mean). */
-  metric?: ContinuousMetric;
-  /** With `items`: bootstrap seed (default 42) and resamples (default 2000). */
-  seed?: number;
-  iterations?: number;
-}
+/** `sqlboard stats detector`'s options: error-detector quality from its confusion table. */
+export const DETECTOR_OPTIONS = {
+  ...CONFUSION_OPTIONS,
+  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence of the Wilson CIs' },
+} as const satisfies OptionTable;
 
-/** `sqlboard stats agreement`: agreement of two per-item label files. */
-export interface AgreementOptions {
-  statistic: 'agreement';
-  a: string;
-  b: string;
-  systemA?: string;
-  systemB?: string;
-  seed?: number;
-  iterations?: number;
-  confidence?: number;
-}
+/** `sqlboard stats interval`'s options: Wilson and Clopper–Pearson intervals for k of n, or bootstrap intervals of a metric. */
+export const INTERVAL_OPTIONS = {
+  k: { type: 'number', describe: 'Successes' },
+  n: { type: 'number', describe: 'Trials' },
+  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence' },
+  items: { type: 'string', array: true, describe: 'Per-item files of score --items: intervals of --metric per system instead of K/N' },
+  metric: { choices: ['soft-f1', 'ves', 'r-ves'], describe: 'With --items: the continuous metric (percentile bootstrap of its mean)' },
+  seed: { type: 'number', default: 42, describe: 'With --items: bootstrap seed' },
+  iterations: { type: 'number', default: 2000, describe: 'With --items: bootstrap resamples' },
+} as const satisfies OptionTable;
+
+/** `sqlboard stats agreement`'s options (besides its two label files): agreement of two per-item label files. */
+export const AGREEMENT_OPTIONS = {
+  'system-a': { type: 'string', describe: 'System to read from A when it holds several' },
+  'system-b': { type: 'string', describe: 'System to read from B when it holds several' },
+  seed: { type: 'number', default: 42, describe: 'Bootstrap seed' },
+  iterations: { type: 'number', default: 2000, describe: 'Bootstrap resamples' },
+  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence' },
+} as const satisfies OptionTable;
+
+export type GapOptions = { statistic: 'gap' } & OptionValues<typeof GAP_OPTIONS>;
+export type PrevalenceOptions = { statistic: 'prevalence' } & OptionValues<typeof PREVALENCE_OPTIONS>;
+export type DetectorOptions = { statistic: 'detector' } & OptionValues<typeof DETECTOR_OPTIONS>;
+/** The library's `metric` also takes 'em', as it always did; the CLI's --metric offers soft-f1, ves and r-ves. */
+export type IntervalOptions = { statistic: 'interval'; metric?: ContinuousMetric } & Omit<OptionValues<typeof INTERVAL_OPTIONS>, 'metric'>;
+export type AgreementOptions = { statistic: 'agreement'; a: string; b: string } & OptionValues<typeof AGREEMENT_OPTIONS>;
 
 export type StatsOptions = GapOptions | PrevalenceOptions | DetectorOptions | IntervalOptions | AgreementOptions;
 
