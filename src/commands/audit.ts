@@ -10,8 +10,7 @@ import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import { parseLlmAgentSpecs } from '../audit/agent-specs.js';
 import { AUDIT_OUTPUT_FILES, agentSqlPath } from '../audit/outputs.js';
 import { printNotes } from './outcome.js';
-import { runProgress } from './progress.js';
-import { stopOnSignals } from './interrupt.js';
+import { withRunHooks } from './run-hooks.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
@@ -40,13 +39,7 @@ export const auditCommand: CommandModule<object, AuditArgs> = {
         '--store': argv.store,
       },
     });
-    const progress = runProgress();
-    let result;
-    try {
-      result = await audit({ ...apiOptions(argv), explorer: argv.html !== undefined, ...progress, onStoppable: stopOnSignals(argv.store) });
-    } finally {
-      progress.stop();
-    }
+    const result = await withRunHooks(argv.store, (hooks) => audit({ ...apiOptions(argv), explorer: argv.html !== undefined, ...hooks }));
     printNotes(result.notes);
     if (result.waiting !== undefined) {
       raiseExitCode(ExitCode.Partial);

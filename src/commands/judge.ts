@@ -5,9 +5,8 @@ import { addOptionTable } from './option-table.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
-import { runProgress } from './progress.js';
 import { finishRun, printNotes } from './outcome.js';
-import { stopOnSignals } from './interrupt.js';
+import { withRunHooks } from './run-hooks.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
@@ -30,18 +29,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
       },
       outputs: { '--items': argv.items, '--record': argv.record, '--store': argv.store },
     });
-    const progress = runProgress();
-    let result;
-    try {
-      result = await judge({
-        ...apiOptions(argv),
-        explorer: argv.html !== undefined,
-        ...progress,
-        onStoppable: stopOnSignals(argv.store),
-      });
-    } finally {
-      progress.stop();
-    }
+    const result = await withRunHooks(argv.store, (hooks) => judge({ ...apiOptions(argv), explorer: argv.html !== undefined, ...hooks }));
     printNotes(result.notes);
     emitReport(result.report, result.json, argv);
     finishRun({ partial: result.partial, belowThreshold: [] });

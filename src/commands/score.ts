@@ -8,8 +8,7 @@ import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE, parseFailUnder, unmetGates } from '../report/fail-under.js';
 import { finishRun, printNotes } from './outcome.js';
-import { runProgress } from './progress.js';
-import { stopOnSignals } from './interrupt.js';
+import { withRunHooks } from './run-hooks.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
@@ -47,13 +46,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     });
     const gates = parseFailUnder(argv.failUnder, SCORE_GATES);
     if (!flagsFile && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');
-    const progress = runProgress();
-    let result;
-    try {
-      result = await score({ ...apiOptions(argv), explorer: argv.html !== undefined, ...progress, onStoppable: stopOnSignals(argv.store) });
-    } finally {
-      progress.stop();
-    }
+    const result = await withRunHooks(argv.store, (hooks) => score({ ...apiOptions(argv), explorer: argv.html !== undefined, ...hooks }));
     printNotes(result.notes);
     emitReport(result.report, result.json, argv);
     finishRun({ partial: result.partial, belowThreshold: unmetGates(gates, result.metrics) });

@@ -6,8 +6,7 @@ import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
 import { parseJudgeSpec } from '../validate/sources.js';
 import { printNotes } from './outcome.js';
-import { runProgress } from './progress.js';
-import { stopOnSignals } from './interrupt.js';
+import { withRunHooks } from './run-hooks.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
 
@@ -30,17 +29,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       },
       outputs: { '--store': live ? argv.store : undefined },
     });
-    const progress = runProgress();
-    let result;
-    try {
-      result = await validate({
-        ...apiOptions(argv),
-        ...progress,
-        onStoppable: stopOnSignals(argv.store),
-      });
-    } finally {
-      progress.stop();
-    }
+    const result = await withRunHooks(argv.store, (hooks) => validate({ ...apiOptions(argv), ...hooks }));
     printNotes(result.notes);
     emitReport(result.report, result.json, argv);
   },

@@ -52,21 +52,25 @@ interface M {
 describe('sqlboard audit on Spider dev with the published systems as agents', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-audit-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  /** The audit of Spider dev by the published agents against SALUS's 200 labels (one store for both runs), plus `extra`. */
+  const auditArgs = (...extra: string[]): string[] => [
+    'audit',
+    '--questions', join(SPIDER, 'dev.json'),
+    '--db-root', join(SPIDER, 'database'),
+    ...AGENTS.flatMap(([name, file]) => ['--agent', `${name}=${join(P, file)}`]),
+    '--labels', join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv'),
+    '--store', join(tmp, 'store.db'),
+    '--seed', '1',
+    '--repair', 'restore-select',
+    '--json',
+    ...extra,
+  ];
 
   it("scores the audit beside every baseline under both comparisons on SALUS's labelled sample, and SALUS's flags the same way", async () => {
-    const r = await runCli([
-      'audit',
-      '--questions', join(SPIDER, 'dev.json'),
-      '--db-root', join(SPIDER, 'database'),
-      ...AGENTS.flatMap(([name, file]) => ['--agent', `${name}=${join(P, file)}`]),
-      '--labels', join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv'),
+    const r = await runCli(auditArgs(
       '--compare-flags', join(SHARED, 'salus', 'predictions', 'frontier_spider.csv'),
-      '--store', join(tmp, 'store.db'),
       '--out', join(tmp, 'out'),
-      '--seed', '1',
-      '--repair', 'restore-select',
-      '--json',
-    ]);
+    ));
     // Nothing on stderr but the written files, the opt-in repairs of the two JSON agents and C3's TAB.
     expect(r.stderr.replace(/sqlboard: wrote .*\n/g, '')).toBe(
       'sqlboard: c3: 1 lines have a TAB inside the SQL; as in the official readers only the text before the first TAB is the prediction (--repair keep-tabs keeps the rest)\n' +
@@ -149,18 +153,7 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
   }, 180_000);
 
   it('--decision-plane: chooses by agreement with held-out agents, and keeps the label model unless a plane leads beyond chance', async () => {
-    const r = await runCli([
-      'audit',
-      '--questions', join(SPIDER, 'dev.json'),
-      '--db-root', join(SPIDER, 'database'),
-      ...AGENTS.flatMap(([name, file]) => ['--agent', `${name}=${join(P, file)}`]),
-      '--labels', join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv'),
-      '--store', join(tmp, 'store.db'),
-      '--seed', '1',
-      '--repair', 'restore-select',
-      '--decision-plane',
-      '--json',
-    ]);
+    const r = await runCli(auditArgs('--decision-plane'));
     expect(r.code).toBe(0);
     type S = { candidate: string; f1: number; mcc: number };
     const j = JSON.parse(r.stdout) as {
