@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
+import { KERNEL_WATCHED } from './parent-death.js';
 import { runQuery } from './run-query.js';
 import type { ExecResult } from './types.js';
 import type { ChildMessage, ParentMessage, WireResult } from './pool-protocol.js';
@@ -77,9 +78,12 @@ process.on('SIGTERM', () => {});
 send({ type: 'ready' });
 
 // If the parent dies (even by SIGKILL) while this process is inside a long SQLite step, the main
-// thread cannot notice; a worker thread runs on its own and kills the orphaned process.
-new Worker(
-  `const parent = process.ppid;
-   setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
-  { eval: true },
-).unref();
+// thread cannot notice. Where the kernel does not kill it with its parent (parent-death.ts), a
+// worker thread runs on its own and kills the orphaned process.
+if (!process.env[KERNEL_WATCHED]) {
+  new Worker(
+    `const parent = process.ppid;
+     setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
+    { eval: true },
+  ).unref();
+}

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage, PoolJob, ResultWants, WireResult } from './pool-protocol.js';
+import { KERNEL_WATCHED, parentDeath } from './parent-death.js';
 import { residentBytes } from './process-memory.js';
 
 export interface PoolOptions {
@@ -27,6 +28,8 @@ interface Slot {
   baseRss?: number;
   /** Resident memory when its running suspect (an isolated job) was sent: what it held before that query. */
   rssBeforeSuspect?: number;
+  /** Resident memory at the last memory poll (at most MEMORY_POLL_MS old). */
+  lastRss?: number;
 }
 
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
@@ -99,10 +102,14 @@ export class ProcessPool {
   }
 
   private spawn(): Slot {
+    const { wrapper } = parentDeath();
+    const nodeArgs = [...(isSource ? ['--import', 'tsx'] : []), ...CHILD_V8_FLAGS];
     const child = fork(CHILD, [], {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: [...(isSource ? ['--import', 'tsx'] : []), ...CHILD_V8_FLAGS],
+      ...(wrapper
+        ? { execPath: wrapper.execPath, execArgv: [...wrapper.args, ...nodeArgs], env: { ...process.env, [KERNEL_WATCHED]: '1' } }
+        : { execArgv: nodeArgs }),
     });
     const slot: Slot = { child, ready: false, batch: [], timer: undefined, served: 0 };
     // A message already in the pipe from a process just replaced must not reach its old slot: an
@@ -138,9 +145,10 @@ export class ProcessPool {
     if (!slot.ready || this.queue.length === 0 || this.closed) return;
     // A busy process is never idle long enough for the memory poll to retire it, so memory left by
     // earlier queries is checked here: a process holding too much drains its batch and is replaced
-    // before it takes more work, and no query is blamed for memory it did not take.
-    const held = this.heldTooMuch(slot);
-    if (held !== undefined) {
+    // before it takes more work, and no query is blamed for memory it did not take. The poll's last
+    // reading serves for ordinary batches; a suspect's process is read afresh, as it may be blamed.
+    const rss = this.queue[0]!.isolate ? this.rssOf(slot) : slot.lastRss;
+    if (this.heldTooMuch(slot, rss)) {
       if (slot.batch.length === 0) this.replace(slot, undefined);
       return;
     }
@@ -155,7 +163,7 @@ export class ProcessPool {
     while (take < size && take < this.queue.length && (take === 0 || !this.queue[take]!.isolate)) take++;
     const jobs = this.queue.splice(0, take);
     const wasIdle = slot.batch.length === 0;
-    if (wasIdle && jobs[0]!.isolate) slot.rssBeforeSuspect = this.rssOf(slot);
+    if (wasIdle && jobs[0]!.isolate) slot.rssBeforeSuspect = rss;
     slot.batch = slot.batch.concat(jobs);
     const msg: ParentMessage = { type: 'batch', jobs, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes, want: this.want };
     slot.child.send(msg);
@@ -194,9 +202,10 @@ export class ProcessPool {
       const pid = slot.child.pid;
       if (pid === undefined || !slot.ready) continue;
       const rss = residentBytes(pid);
+      slot.lastRss = rss;
       if (rss === undefined) continue;
       if (slot.batch.length === 0) {
-        if (this.heldTooMuch(slot, rss) !== undefined && !this.closed) this.replace(slot, undefined);
+        if (this.heldTooMuch(slot, rss) && !this.closed) this.replace(slot, undefined);
         continue;
       }
       if (rss <= cap) continue;
@@ -226,11 +235,10 @@ export class ProcessPool {
     return pid === undefined ? undefined : residentBytes(pid);
   }
 
-  /** The resident memory of a process that has served queries and now holds more than it should keep, else undefined. */
-  private heldTooMuch(slot: Slot, rss = this.opts.maxMemoryBytes === undefined || slot.served === 0 ? undefined : this.rssOf(slot)): number | undefined {
+  /** Whether a process that has served queries holds (resident: `rss`) more than it should keep. */
+  private heldTooMuch(slot: Slot, rss: number | undefined): boolean {
     const cap = this.opts.maxMemoryBytes;
-    if (cap === undefined || slot.served === 0 || rss === undefined) return undefined;
-    return rss > this.retireAbove(slot, cap) ? rss : undefined;
+    return cap !== undefined && slot.served > 0 && rss !== undefined && rss > this.retireAbove(slot, cap);
   }
 
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {

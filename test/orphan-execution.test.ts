@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NO_SETPRIV } from '../src/execution/parent-death.js';
+import { ROOT, SPIDER } from './helpers/cli.js';
+
+/** A query that never ends and never grows: only a dead execution process stops it. */
+const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
+
+/** Live (not zombie) processes whose parent is `ppid`, with their command lines. */
+function childrenOf(ppid: number): { pid: number; cmd: string }[] {
+  const out: { pid: number; cmd: string }[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may hold spaces, so fields are read after its ')'.
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(parent) !== ppid || state === 'Z') continue;
+      out.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => boolean, ms: number): Promise<boolean> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/**
+ * A run killed with SIGKILL (no clean-up at all) while its execution process is inside an endless
+ * SQLite step: the orphan must die too, by the kernel's parent-death signal (setpriv) or, where that
+ * is unavailable, by the process's own watchdog thread.
+ */
+describe.runIf(process.platform === 'linux')('an execution process dies with its run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlboard-orphan-'));
+  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string }[];
+  const questions = join(dir, 'dev.json');
+  writeFileSync(questions, JSON.stringify(dev.slice(0, 1)));
+  const pred = join(dir, 'pred.sql');
+  writeFileSync(pred, `${ENDLESS}\t${dev[0]!.db_id}\n`);
+
+  for (const [label, env] of [
+    ['through the kernel (setpriv --pdeathsig)', {}],
+    ['through its watchdog thread', { [NO_SETPRIV]: '1' }],
+  ] as const) {
+    it(`when the parent is SIGKILLed: ${label}`, async () => {
+      const cli = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `x=${pred}`, '--timeout', '600', '--workers', '1'],
+        { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' },
+      );
+      const exited = new Promise((r) => cli.on('exit', r));
+      try {
+        let worker: { pid: number; cmd: string } | undefined;
+        // tsx's own loader may sit between; the execution process is the one running exec-child.
+        const found = await until(() => (worker = childrenOf(cli.pid!).find((c) => c.cmd.includes('exec-child'))) !== undefined, 60_000);
+        expect(found, 'an execution process started').toBe(true);
+        // Let it take the endless query (it reports ready, then gets its batch).
+        await sleep(1500);
+        expect(alive(worker!.pid)).toBe(true);
+        cli.kill('SIGKILL');
+        await exited;
+        // The watchdog looks every 0.5 s; the kernel's signal is immediate.
+        expect(await until(() => !alive(worker!.pid), 10_000), `execution process ${worker!.pid} outlived its run`).toBe(true);
+      } finally {
+        cli.kill('SIGKILL');
+      }
+    }, 90_000);
+  }
+});
