@@ -6,6 +6,7 @@ import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import { taskDifficulty } from '../src/execution/ex-run.js';
 import { InputFileError } from '../src/errors.js';
+import { bundledSpider } from '../src/benchmark/bundled.js';
 import { SHARED, SPIDER } from './helpers/cli.js';
 
 const spider = loadBenchmark(join(SPIDER, 'dev.json'));
@@ -26,6 +27,11 @@ describe('questions', () => {
     expect(bird.format).toBe('bird');
     expect(bird.tasks).toHaveLength(1534);
     expect(bird.tasks[0]).toMatchObject({ id: '0', dbId: 'california_schools', difficulty: 'simple' });
+  });
+  it("bundles Spider dev's tasks exactly: the bundled dev.json keeps only the fields sqlboard reads", () => {
+    const bundled = loadBenchmark(bundledSpider().questions);
+    expect(bundled.tasks).toHaveLength(1034);
+    expect(bundled.tasks).toEqual(spider.tasks);
   });
   it('keeps mini-dev questions whose question_id repeats, under distinct ids, and says so', () => {
     const mini = loadBenchmark(join(SHARED, 'bird', 'mini_dev', 'mini_dev_sqlite.json'));
