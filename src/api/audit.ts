@@ -8,26 +8,33 @@ import { readErrorFlags } from '../benchmark/error-flags.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
-import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { readPriceFile } from '../llm/pricing.js';
 import { auditJson, auditReport } from '../report/audit.js';
 import { auditExplorer } from '../report/explorer-audit.js';
 import { loadNotes } from '../report/load-notes.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { BATCH_OPTIONS, LLM_CALL_OPTIONS, batchModeOptions, batchSummaryNote, checkLlmCallOptions } from './llm-options.js';
-import { scopedOptions, type OptionTable, type OptionValues } from './option-table.js';
+import { BATCH_CHECK_ORDER, BATCH_OPTIONS, LLM_CALL_OPTIONS, LLM_CHECK_ORDER, batchModeOptions, batchSummaryNote } from './llm-options.js';
+import { resolveOptions, scopedOptions, type OptionTable, type OptionValues } from './option-table.js';
 import { REPAIR_OPTIONS } from './shared-options.js';
-import { atLeast, wholeNumber } from './option-checks.js';
+import { refuse, whole, type OptionCheck } from './option-checks.js';
 import { withProvenance } from './provenance.js';
 import type { CommandResult, RunHooks } from './types.js';
+
+/** File agents and LLM agents together: the label model needs at least three voters. */
+const threeAgents: OptionCheck = (agents, o) => {
+  const k = (agents as string[]).length + (o.llmAgent as string[]).length;
+  return k < 3 ? `the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL` : undefined;
+};
+
+const BATCH = scopedOptions(BATCH_OPTIONS, 'LLM agents');
 
 /** `sqlboard audit`'s options: the CLI's flags and the library's options object (camelCase) come from here. */
 export const AUDIT_OPTIONS = {
   ...REPAIR_OPTIONS,
   questions: { type: 'string', demandOption: true, describe: 'Questions file with gold SQL (BIRD or Spider format)' },
   'db-root': { type: 'string', demandOption: true, describe: 'Directory holding <db_id>/<db_id>.sqlite' },
-  agent: { type: 'string', array: true, default: [], describe: 'NAME=FILE predictions of one agent (repeat; ≥ 3 agents with --llm-agent)' },
+  agent: { type: 'string', array: true, default: [], describe: 'NAME=FILE predictions of one agent (repeat; ≥ 3 agents with --llm-agent)', checks: [threeAgents] },
   'llm-agent': {
     type: 'string',
     array: true,
@@ -37,10 +44,14 @@ export const AUDIT_OPTIONS = {
   'price-file': { type: 'string', describe: 'LLM agents: JSON {"model": {"input": n, "output": n}} (USD per million tokens) merged over the price table' },
   'save-agent-sql': { type: 'string', describe: "Write each LLM agent's SQL to DIR/<name>.sql (Spider text, one line per task) for sqlboard score" },
   labels: { type: 'string', describe: 'Labelled sample for evaluation only (query_id,label[,error_type]; 0 = gold error)' },
-  'compare-flags': { type: 'string', describe: "Another detector's flags (task_id,predicted_label; 0 = flagged) scored on the same sample" },
+  'compare-flags': {
+    type: 'string',
+    describe: "Another detector's flags (task_id,predicted_label; 0 = flagged) scored on the same sample",
+    checks: [refuse((flags, o) => Boolean(flags) && !o.labels, '--compare-flags needs --labels (it is scored on the labelled sample)')],
+  },
   out: { type: 'string', describe: 'Write flags.csv, tasks.jsonl, review.csv, lf-stats.json, agent-stats.json, summary.json (and evaluation.json with --labels) here' },
-  seed: { type: 'number', default: 1, describe: 'Seed for cross-validation folds' },
-  k: { type: 'number', describe: 'High-confidence examples per class for --decision-plane (default 250 × N/1534)' },
+  seed: { type: 'number', default: 1, describe: 'Seed for cross-validation folds', checks: [whole] },
+  k: { type: 'number', describe: 'High-confidence examples per class for --decision-plane (default 250 × N/1534)', min: 1 },
   'decision-plane': {
     type: 'boolean',
     default: false,
@@ -50,8 +61,12 @@ export const AUDIT_OPTIONS = {
   store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' },
   workers: { type: 'number', describe: 'Parallel execution processes (default: one per core)' },
   ...scopedOptions(LLM_CALL_OPTIONS, 'LLM agents'),
-  ...scopedOptions(BATCH_OPTIONS, 'LLM agents'),
+  ...BATCH,
+  batch: { ...BATCH.batch, checks: [...BATCH.batch.checks, refuse((batch, o) => batch === true && (o.llmAgent as string[]).length === 0, '--batch applies to --llm-agent agents; this audit has none')] },
 } as const satisfies OptionTable;
+
+/** The order in which audit has always reported option errors (after the agents' specs are read). */
+const AUDIT_CHECK_ORDER = ['agent', 'compare-flags', ...LLM_CHECK_ORDER, ...BATCH_CHECK_ORDER, 'seed', 'k'] as const;
 
 export type AuditOptions = OptionValues<typeof AUDIT_OPTIONS> &
   RunHooks & {
@@ -78,16 +93,10 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
   const started = new Date();
   const specs = parseSystemSpecs(opts.agent ?? [], 'agent');
   const llmSpecs = parseLlmAgentSpecs(opts.llmAgent ?? [], specs.map(([name]) => name));
-  const k = specs.length + llmSpecs.length;
-  if (k < 3) throw new UserError(`the audit needs at least 3 agents (got ${k}); repeat --agent NAME=FILE or --llm-agent NAME=PROVIDER:MODEL`);
-  if (opts.compareFlags && !opts.labels) throw new UserError('--compare-flags needs --labels (it is scored on the labelled sample)');
-  const concurrency = checkLlmCallOptions(opts);
-  const batch = batchModeOptions(opts, opts.onBatchProgress);
-  if (batch && llmSpecs.length === 0) throw new UserError('--batch applies to --llm-agent agents; this audit has none');
-  const seed = opts.seed ?? 1;
-  wholeNumber('seed', seed);
-  atLeast('k', opts.k, 1);
-  const storeFile = opts.store ?? DEFAULT_STORE;
+  // The agents' specs are read first: a malformed one is reported before any option rule, as it always was.
+  const o = resolveOptions(AUDIT_OPTIONS, opts, AUDIT_CHECK_ORDER);
+  const { concurrency, seed, store: storeFile } = o;
+  const batch = batchModeOptions(o, opts.onBatchProgress);
   const bench = loadBenchmark(opts.questions);
   const agents = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: opts.repair ?? [] }));
   // Read the labels and flags files up front so a bad path fails before minutes of execution; they are not passed to the audit.
@@ -95,7 +104,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
   const compareFlags = opts.compareFlags ? { file: opts.compareFlags, flags: readErrorFlags(opts.compareFlags) } : undefined;
   const priceTable = opts.priceFile ? readPriceFile(opts.priceFile) : undefined;
   const store = openRunStore(storeFile);
-  const engine = new ExecutionEngine({ dbRoot: opts.dbRoot, timeoutSec: opts.timeout ?? 30, store, ...(opts.workers ? { workers: opts.workers } : {}) });
+  const engine = new ExecutionEngine({ dbRoot: opts.dbRoot, timeoutSec: o.timeout, store, ...(opts.workers ? { workers: opts.workers } : {}) });
   const release = opts.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
   const notes: string[] = [];
   let inputs;
@@ -139,7 +148,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
   if (llm?.stopped) notes.push(`LLM agents stopped: ${llm.stopped}; the rest count as missing predictions. Answers so far are kept in ${storeFile}: re-run to continue.`);
   notes.push(...loadNotes(opts.questions, bench, agents));
   if (opts.saveAgentSql && llm) for (const f of writeAgentSql(opts.saveAgentSql, bench, llm.predictions)) notes.push(`wrote ${f}`);
-  const report = runAuditPipeline(inputs, { seed, decisionPlane: opts.decisionPlane ?? false, ...(opts.k ? { k: opts.k } : {}) });
+  const report = runAuditPipeline(inputs, { seed, decisionPlane: o.decisionPlane, ...(opts.k ? { k: opts.k } : {}) });
   const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, compareFlags ? { compareFlags } : {}) : undefined;
   const ctx = {
     questions: opts.questions,

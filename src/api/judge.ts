@@ -2,7 +2,6 @@ import { writeItems } from '../benchmark/items.js';
 import { loadBenchmark } from '../benchmark/load-questions.js';
 import { loadPredictions } from '../benchmark/load-predictions.js';
 import { parseSystemSpecs } from '../benchmark/system-specs.js';
-import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
 import { DEFAULT_MAX_REASKS } from '../judge/cascade.js';
 import { DEFAULT_PREVIEW_ROWS } from '../judge/preview.js';
@@ -22,10 +21,10 @@ import { runPreviews } from '../execution/run-previews.js';
 import { loadNotes } from '../report/load-notes.js';
 import { processIo } from '../report/output.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
-import { BATCH_OPTIONS, LLM_CALL_OPTIONS, batchModeOptions, checkLlmCallOptions, batchSummaryNote } from './llm-options.js';
-import type { OptionTable, OptionValues } from './option-table.js';
+import { BATCH_CHECK_ORDER, BATCH_OPTIONS, LLM_CALL_OPTIONS, LLM_CHECK_ORDER, batchModeOptions, batchSummaryNote } from './llm-options.js';
+import { resolveOptions, type OptionTable, type OptionValues } from './option-table.js';
 import { REPAIR_OPTIONS } from './shared-options.js';
-import { atLeast } from './option-checks.js';
+import { positiveSeconds } from './option-checks.js';
 import { promptHashes, withProvenance } from './provenance.js';
 import type { GatedResult, RunHooks } from './types.js';
 
@@ -43,18 +42,19 @@ export const JUDGE_OPTIONS = {
     describe: 'Ask for answers constrained to the verdict JSON schema (OpenAI response_format, Gemini responseSchema); --no-structured-output for servers that refuse it',
   },
   'api-version': { type: 'string', describe: 'gemini: API version path (default v1beta)' },
-  timeout: { type: 'number', default: 120, describe: 'One deadline per call attempt in seconds, over headers and body (retried)' },
-  'max-attempts': { type: 'number', default: DEFAULT_RETRY.maxAttempts, describe: 'Attempts per call on 429/5xx/timeouts (Retry-After honoured)' },
+  timeout: { type: 'number', default: 120, describe: 'One deadline per call attempt in seconds, over headers and body (retried)', checks: [positiveSeconds] },
+  'max-attempts': { type: 'number', default: DEFAULT_RETRY.maxAttempts, describe: 'Attempts per call on 429/5xx/timeouts (Retry-After honoured)', min: 1 },
   price: { type: 'string', describe: 'INPUT,OUTPUT price in USD per million tokens (overrides the table)' },
   'price-file': { type: 'string', describe: 'JSON {"model": {"input": n, "output": n}} merged over the price table' },
   snapshot: { type: 'string', describe: 'Snapshot date naming the judge <model>-<date> when the model id has none' },
   descriptions: { type: 'string', describe: "BIRD database_description root (<dir>/<db_id>/<table>.csv); default <db-root>/<db_id>/database_description" },
-  'preview-rows': { type: 'number', default: DEFAULT_PREVIEW_ROWS, describe: 'Result rows shown to the judge' },
-  'max-reasks': { type: 'number', default: DEFAULT_MAX_REASKS, describe: 'Re-asks after an invalid answer before the item is unscored' },
+  'preview-rows': { type: 'number', default: DEFAULT_PREVIEW_ROWS, describe: 'Result rows shown to the judge', min: 0 },
+  'max-reasks': { type: 'number', default: DEFAULT_MAX_REASKS, describe: 'Re-asks after an invalid answer before the item is unscored', min: 0 },
   temperature: { type: 'number', default: 0, describe: 'Sampling temperature (part of the cache key)' },
   'max-output-tokens': {
     type: 'number',
     describe: 'Output tokens allowed per call, thinking included (default 2048; 16384 for reasoning models: o-series, gpt-5, gemini-2.5); part of the cache key',
+    min: 1,
   },
   'exec-timeout': { type: 'number', default: 30, describe: 'Per-query SQL time limit in seconds' },
   workers: { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' },
@@ -65,6 +65,9 @@ export const JUDGE_OPTIONS = {
   ...BATCH_OPTIONS,
 } as const satisfies OptionTable;
 
+/** The order in which judge has always reported option errors. */
+const JUDGE_CHECK_ORDER = [...LLM_CHECK_ORDER, 'max-attempts', 'max-output-tokens', 'preview-rows', 'max-reasks', 'timeout', ...BATCH_CHECK_ORDER] as const;
+
 export type JudgeOptions = OptionValues<typeof JUDGE_OPTIONS> &
   RunHooks & {
     /** Add the per-item explorer (results, SQL, verdicts) to the report, for its HTML page. */
@@ -74,23 +77,14 @@ export type JudgeOptions = OptionValues<typeof JUDGE_OPTIONS> &
 /** ROSE-style Prover/Refuter LLM judge over each system's predictions (`sqlboard judge`). */
 export async function judge(opts: JudgeOptions): Promise<GatedResult> {
   const started = new Date();
-  const concurrency = checkLlmCallOptions(opts);
-  const maxAttempts = opts.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
-  const previewRows = opts.previewRows ?? DEFAULT_PREVIEW_ROWS;
-  const maxReasks = opts.maxReasks ?? DEFAULT_MAX_REASKS;
-  const timeout = opts.timeout ?? 120;
-  const storeFile = opts.store ?? DEFAULT_STORE;
-  atLeast('max-attempts', maxAttempts, 1);
-  atLeast('max-output-tokens', opts.maxOutputTokens, 1);
-  atLeast('preview-rows', previewRows, 0);
-  atLeast('max-reasks', maxReasks, 0);
-  if (!(timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
-  const batch = batchModeOptions(opts, opts.onBatchProgress);
+  const o = resolveOptions(JUDGE_OPTIONS, opts, JUDGE_CHECK_ORDER);
+  const { concurrency, maxAttempts, previewRows, maxReasks, timeout, store: storeFile } = o;
+  const batch = batchModeOptions(o, opts.onBatchProgress);
   const specs = parseSystemSpecs(opts.system);
   const bench = loadBenchmark(opts.questions);
   const systems = specs.map(([name, file]) => loadPredictions(file, bench, name, { repairs: opts.repair ?? [] }));
   const store = openRunStore(storeFile);
-  const engine = new ExecutionEngine({ dbRoot: opts.dbRoot, timeoutSec: opts.execTimeout ?? 30, store, ...(opts.workers ? { workers: opts.workers } : {}) });
+  const engine = new ExecutionEngine({ dbRoot: opts.dbRoot, timeoutSec: o.execTimeout, store, ...(opts.workers ? { workers: opts.workers } : {}) });
   const release = opts.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
   try {
     engine.checkDatabases(bench.tasks);
@@ -100,7 +94,7 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
         baseUrl: opts.baseUrl,
         replayFile: opts.replay,
         apiVersion: opts.apiVersion,
-        structuredOutput: opts.structuredOutput ?? true,
+        structuredOutput: o.structuredOutput,
       },
       model: opts.model,
       dbRoot: opts.dbRoot,
@@ -116,7 +110,7 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
       snapshot: opts.snapshot,
       previewRows,
       maxReasks,
-      sampling: { temperature: opts.temperature ?? 0, maxOutputTokens: opts.maxOutputTokens },
+      sampling: { temperature: o.temperature, maxOutputTokens: opts.maxOutputTokens },
       ...(batch ? { batch } : {}),
     });
     const run = await runJudge({

@@ -1,9 +1,10 @@
-import { atLeast } from './option-checks.js';
+import { UserError } from '../errors.js';
+import { belowMin, type OptionCheck } from './option-checks.js';
 
 /**
  * One command's options, written once: the CLI builds its flags from the table (src/commands/
  * option-table.ts), the library's option type is derived from it (`OptionValues`), and the library
- * applies its defaults and checks (`resolveOptions`), so a flag, its type, its default and its check
+ * applies its defaults and checks (`resolveOptions`), so a flag, its type, its default and its checks
  * cannot drift apart between the CLI and the API.
  */
 export interface OptionSpec {
@@ -19,6 +20,8 @@ export interface OptionSpec {
   /** A number option's check: at least `min` (whole unless `integer` is false). */
   min?: number;
   integer?: boolean;
+  /** Further rules, made in order after `min` (option-checks.ts: whole, positiveSeconds, count, fraction, refuse). */
+  checks?: readonly OptionCheck[];
   /** The CLI's help group. */
   group?: string;
 }
@@ -42,15 +45,29 @@ export function scopedOptions<T extends OptionTable>(table: T, scope: string): T
   return Object.fromEntries(Object.entries(table).map(([name, spec]) => [name, { ...spec, describe: `${scope}: ${spec.describe}` }])) as unknown as T;
 }
 
+const refuseIf = (wrong: string | undefined): void => {
+  if (wrong) throw new UserError(wrong);
+};
+
 const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** The options with the table's defaults filled in and its numeric checks made (a UserError names the flag). */
-export function resolveOptions<T extends OptionTable, O extends object>(table: T, opts: O): O & ParsedOptions<T> {
+/**
+ * The options with the table's defaults filled in and its rules made: each option's `min` then its
+ * `checks`, option by option in the table's order, or first those named in `order` (the order in which
+ * the command always reported its errors, so a user who gets two wrong sees the same one first). The
+ * first rule broken is a UserError naming the flag; the checks see every option with its default.
+ */
+export function resolveOptions<T extends OptionTable, O extends object>(table: T, opts: O, order: readonly (keyof T & string)[] = []): O & ParsedOptions<T> {
   const out = { ...opts } as Record<string, unknown>;
   for (const [name, spec] of Object.entries(table)) {
     const key = camel(name);
     if (out[key] === undefined && spec.default !== undefined) out[key] = Array.isArray(spec.default) ? [...(spec.default as string[])] : spec.default;
-    if (spec.min !== undefined && typeof out[key] === 'number') atLeast(name, out[key], spec.min, spec.integer ?? true);
+  }
+  for (const name of [...order, ...Object.keys(table).filter((n) => !order.includes(n))]) {
+    const spec = table[name]!;
+    const value = out[camel(name)];
+    if (spec.min !== undefined && typeof value === 'number') refuseIf(belowMin(name, value, spec.min, spec.integer ?? true));
+    for (const check of spec.checks ?? []) refuseIf(check(value, out, name));
   }
   return out as O & ParsedOptions<T>;
 }

@@ -10,47 +10,70 @@ import { agreementWithCI, detectorIntervals, detectorMetrics } from '../stats/ag
 import { gapThreshold } from '../stats/gap.js';
 import { clopperPearson, wilson } from '../stats/intervals.js';
 import { roganGladen } from '../stats/prevalence.js';
-import { wholeNumber } from './option-checks.js';
-import type { OptionTable, OptionValues } from './option-table.js';
+import { count, fraction, refuse, whole, type OptionCheck } from './option-checks.js';
+import { resolveOptions, type OptionTable, type OptionValues } from './option-table.js';
 import { withProvenance } from './provenance.js';
 import type { CommandResult } from './types.js';
 
+/** A count every statistic needs, and the confidence of its intervals. */
+const needed = count(true);
+const CONFIDENCE = { type: 'number', default: 0.95, checks: [fraction(true)] } as const;
+
+/** `--NAME (v) cannot exceed --n (n)`: a part larger than the whole. */
+const notAboveN: OptionCheck = (v, o, flag) => (typeof v === 'number' && typeof o.n === 'number' && v > o.n ? `--${flag} (${v}) cannot exceed --n (${o.n})` : undefined);
+
 /** The confusion table of `stats prevalence` and `stats detector`. */
 const CONFUSION_OPTIONS = {
-  tp: { type: 'number', describe: 'Labelled errors the detector flagged' },
-  fp: { type: 'number', describe: 'Labelled correct items it flagged' },
-  fn: { type: 'number', describe: 'Labelled errors it missed' },
-  tn: { type: 'number', describe: 'Labelled correct items it passed' },
+  tp: { type: 'number', describe: 'Labelled errors the detector flagged', checks: [needed] },
+  fp: { type: 'number', describe: 'Labelled correct items it flagged', checks: [needed] },
+  fn: { type: 'number', describe: 'Labelled errors it missed', checks: [needed] },
+  tn: { type: 'number', describe: 'Labelled correct items it passed', checks: [needed] },
 } as const satisfies OptionTable;
 
 /** `sqlboard stats gap`'s options: SALUS's noise bound g* from N and e (or e/N). */
 export const GAP_OPTIONS = {
-  n: { type: 'number', describe: 'Benchmark size N (tasks)' },
-  flawed: { type: 'number', describe: 'e: tasks with wrong gold' },
-  'error-rate': { type: 'number', describe: 'e/N as a fraction (instead of --flawed)' },
-  confidence: { type: 'number', default: 0.95, describe: 'One-sided confidence for g*' },
+  n: { type: 'number', describe: 'Benchmark size N (tasks)', checks: [needed] },
+  flawed: {
+    type: 'number',
+    describe: 'e: tasks with wrong gold',
+    checks: [refuse((flawed, o) => (flawed === undefined) === (o.errorRate === undefined), 'give exactly one of --flawed E (a count) and --error-rate R (a fraction)'), count(false), notAboveN],
+  },
+  'error-rate': { type: 'number', describe: 'e/N as a fraction (instead of --flawed)', checks: [fraction(false)] },
+  confidence: { ...CONFIDENCE, describe: 'One-sided confidence for g*' },
 } as const satisfies OptionTable;
 
 /** `sqlboard stats prevalence`'s options: Rogan–Gladen calibrated error rate. */
 export const PREVALENCE_OPTIONS = {
-  n: { type: 'number', describe: 'N: items the detector ran on' },
-  flagged: { type: 'number', describe: 'Items it flagged among N' },
+  n: { type: 'number', describe: 'N: items the detector ran on', checks: [needed] },
+  flagged: { type: 'number', describe: 'Items it flagged among N', checks: [needed, notAboveN] },
   ...CONFUSION_OPTIONS,
-  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence of the CI' },
+  confidence: { ...CONFIDENCE, describe: 'Two-sided confidence of the CI' },
 } as const satisfies OptionTable;
 
 /** `sqlboard stats detector`'s options: error-detector quality from its confusion table. */
 export const DETECTOR_OPTIONS = {
   ...CONFUSION_OPTIONS,
-  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence of the Wilson CIs' },
+  confidence: { ...CONFIDENCE, describe: 'Two-sided confidence of the Wilson CIs' },
 } as const satisfies OptionTable;
+
+/** K and N are needed unless --items asks for bootstrap intervals instead. */
+const neededWithoutItems: OptionCheck = (v, o, flag) => (o.items === undefined ? needed(v, o, flag) : undefined);
 
 /** `sqlboard stats interval`'s options: Wilson and Clopper–Pearson intervals for k of n, or bootstrap intervals of a metric. */
 export const INTERVAL_OPTIONS = {
-  k: { type: 'number', describe: 'Successes' },
-  n: { type: 'number', describe: 'Trials' },
-  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence' },
-  items: { type: 'string', array: true, describe: 'Per-item files of score --items: intervals of --metric per system instead of K/N' },
+  k: { type: 'number', describe: 'Successes', checks: [neededWithoutItems] },
+  n: {
+    type: 'number',
+    describe: 'Trials',
+    checks: [neededWithoutItems, (n, o) => (o.items === undefined && (o.k as number) > (n as number) ? `--k (${String(o.k)}) cannot exceed --n (${String(n)})` : undefined)],
+  },
+  confidence: { ...CONFIDENCE, describe: 'Two-sided confidence' },
+  items: {
+    type: 'string',
+    array: true,
+    describe: 'Per-item files of score --items: intervals of --metric per system instead of K/N',
+    checks: [refuse((items, o) => items !== undefined && o.metric === undefined, '--items needs --metric soft-f1, ves or r-ves (for EX and EM use --k/--n or leaderboard)')],
+  },
   metric: { choices: ['soft-f1', 'ves', 'r-ves'], describe: 'With --items: the continuous metric (percentile bootstrap of its mean)' },
   seed: { type: 'number', default: 42, describe: 'With --items: bootstrap seed' },
   iterations: { type: 'number', default: 2000, describe: 'With --items: bootstrap resamples' },
@@ -60,9 +83,9 @@ export const INTERVAL_OPTIONS = {
 export const AGREEMENT_OPTIONS = {
   'system-a': { type: 'string', describe: 'System to read from A when it holds several' },
   'system-b': { type: 'string', describe: 'System to read from B when it holds several' },
-  seed: { type: 'number', default: 42, describe: 'Bootstrap seed' },
-  iterations: { type: 'number', default: 2000, describe: 'Bootstrap resamples' },
-  confidence: { type: 'number', default: 0.95, describe: 'Two-sided confidence' },
+  seed: { type: 'number', default: 42, describe: 'Bootstrap seed', checks: [whole] },
+  iterations: { type: 'number', default: 2000, describe: 'Bootstrap resamples', checks: [count(false), refuse((n) => (n as number) < 1, '--iterations must be at least 1')] },
+  confidence: { ...CONFIDENCE, describe: 'Two-sided confidence' },
 } as const satisfies OptionTable;
 
 export type GapOptions = { statistic: 'gap' } & OptionValues<typeof GAP_OPTIONS>;
@@ -74,90 +97,53 @@ export type AgreementOptions = { statistic: 'agreement'; a: string; b: string } 
 
 export type StatsOptions = GapOptions | PrevalenceOptions | DetectorOptions | IntervalOptions | AgreementOptions;
 
-// ---- option checks (a UserError names the flag) ------------------------------------------
+// ---- one function per statistic: the table's rules first (src/api/option-table.ts) -------------
 
-function count(name: string, v: number | undefined): number {
-  if (v === undefined) throw new UserError(`missing --${name} (a non-negative whole number)`);
-  if (!Number.isInteger(v) || v < 0) throw new UserError(`--${name} must be a non-negative whole number (got ${String(v)})`);
-  return v;
-}
-
-function fraction(name: string, v: number | undefined, open = false): number {
-  const ok = v !== undefined && Number.isFinite(v) && (open ? v > 0 && v < 1 : v >= 0 && v <= 1);
-  if (!ok) {
-    const hint = v !== undefined && v > 1 && v <= 100 ? ` (a fraction, not a percent: ${v / 100}?)` : '';
-    throw new UserError(`--${name} must be a fraction ${open ? 'strictly between 0 and 1' : 'in [0, 1]'} (got ${String(v)})${hint}`);
-  }
-  return v;
-}
-
-// ---- one function per statistic ------------------------------------------------------------
-
-function gap(o: GapOptions): StatsOutput {
-  const n = count('n', o.n);
-  if ((o.flawed === undefined) === (o.errorRate === undefined)) {
-    throw new UserError('give exactly one of --flawed E (a count) and --error-rate R (a fraction)');
-  }
-  const flawed = o.flawed === undefined ? undefined : count('flawed', o.flawed);
-  if (flawed !== undefined && flawed > n) throw new UserError(`--flawed (${flawed}) cannot exceed --n (${n})`);
-  const errorRate = o.errorRate === undefined ? undefined : fraction('error-rate', o.errorRate);
-  const confidence = fraction('confidence', o.confidence ?? 0.95, true);
-  const r = rangeErrorsAsUserErrors(() => gapThreshold({ n, flawed, errorRate, confidence }));
+function gap(opts: GapOptions): StatsOutput {
+  const { n, flawed, errorRate, confidence } = resolveOptions(GAP_OPTIONS, opts);
+  const r = rangeErrorsAsUserErrors(() => gapThreshold({ n: n!, flawed, errorRate, confidence }));
   return gapOutput(r);
 }
 
-function prevalence(o: PrevalenceOptions): StatsOutput {
-  const input = {
-    n: count('n', o.n),
-    flagged: count('flagged', o.flagged),
-    tp: count('tp', o.tp),
-    fp: count('fp', o.fp),
-    fn: count('fn', o.fn),
-    tn: count('tn', o.tn),
-    confidence: fraction('confidence', o.confidence ?? 0.95, true),
-  };
-  if (input.flagged > input.n) throw new UserError(`--flagged (${input.flagged}) cannot exceed --n (${input.n})`);
+function prevalence(opts: PrevalenceOptions): StatsOutput {
+  const o = resolveOptions(PREVALENCE_OPTIONS, opts);
+  const input = { n: o.n!, flagged: o.flagged!, tp: o.tp!, fp: o.fp!, fn: o.fn!, tn: o.tn!, confidence: o.confidence };
   const r = rangeErrorsAsUserErrors(() => roganGladen(input));
   return prevalenceOutput(input, r);
 }
 
-function detector(o: DetectorOptions): StatsOutput {
-  const c = { tp: count('tp', o.tp), fp: count('fp', o.fp), fn: count('fn', o.fn), tn: count('tn', o.tn) };
-  const confidence = fraction('confidence', o.confidence ?? 0.95, true);
-  return detectorOutput(c, detectorMetrics(c), detectorIntervals(c, confidence), confidence);
+function detector(opts: DetectorOptions): StatsOutput {
+  const o = resolveOptions(DETECTOR_OPTIONS, opts);
+  const c = { tp: o.tp!, fp: o.fp!, fn: o.fn!, tn: o.tn! };
+  return detectorOutput(c, detectorMetrics(c), detectorIntervals(c, o.confidence), o.confidence);
 }
 
-function interval(o: IntervalOptions): StatsOutput {
-  if (o.items !== undefined) {
-    if (o.metric === undefined) throw new UserError('--items needs --metric soft-f1, ves or r-ves (for EX and EM use --k/--n or leaderboard)');
-    const confidence = fraction('confidence', o.confidence ?? 0.95, true);
-    const metric = o.metric;
-    const read = o.items.map((file) => ({ file, records: readItems(file) }));
-    const lb = rangeErrorsAsUserErrors(() => meanLeaderboard(read, ITEM_FIELD[metric], { seed: o.seed ?? 42, iterations: o.iterations ?? 2000, confidence }));
-    const ctx = { files: o.items, metric, label: METRIC_LABEL[metric] };
+function interval(opts: IntervalOptions): StatsOutput {
+  // Without --items, K and N are checked before the confidence, as they always were.
+  const o = resolveOptions(INTERVAL_OPTIONS, opts, ['items', 'k', 'n']);
+  const { confidence } = o;
+  if (opts.items !== undefined) {
+    const metric = opts.metric!;
+    const read = opts.items.map((file) => ({ file, records: readItems(file) }));
+    const lb = rangeErrorsAsUserErrors(() => meanLeaderboard(read, ITEM_FIELD[metric], { seed: o.seed, iterations: o.iterations, confidence }));
+    const ctx = { files: opts.items, metric, label: METRIC_LABEL[metric] };
     return { report: meanReport(lb, ctx), json: meanJson(lb, ctx) };
   }
-  const k = count('k', o.k);
-  const n = count('n', o.n);
-  if (k > n) throw new UserError(`--k (${k}) cannot exceed --n (${n})`);
-  const confidence = fraction('confidence', o.confidence ?? 0.95, true);
+  const k = o.k!;
+  const n = o.n!;
   return intervalOutput(k, n, confidence, wilson(k, n, confidence), clopperPearson(k, n, confidence));
 }
 
-function agreement(o: AgreementOptions): StatsOutput {
-  const iterations = count('iterations', o.iterations ?? 2000);
-  if (iterations < 1) throw new UserError('--iterations must be at least 1');
-  const seed = o.seed ?? 42;
-  wholeNumber('seed', seed);
-  const confidence = fraction('confidence', o.confidence ?? 0.95, true);
-  const la = readLabelFile(o.a, { system: o.systemA });
-  const lb = readLabelFile(o.b, { system: o.systemB });
+function agreement(opts: AgreementOptions): StatsOutput {
+  const { seed, iterations, confidence } = resolveOptions(AGREEMENT_OPTIONS, opts, ['iterations', 'seed']);
+  const la = readLabelFile(opts.a, { system: opts.systemA });
+  const lb = readLabelFile(opts.b, { system: opts.systemB });
   const j = joinLabels(la.labels, lb.labels);
   if (j.taskIds.length === 0) {
-    throw new UserError(`${o.a} and ${o.b} share no task ids (${la.labels.size} and ${lb.labels.size} labelled tasks): check that both use the same ids`);
+    throw new UserError(`${opts.a} and ${opts.b} share no task ids (${la.labels.size} and ${lb.labels.size} labelled tasks): check that both use the same ids`);
   }
   const r = agreementWithCI(j.a, j.b, { seed, iterations, confidence });
-  return agreementOutput(r, { fileA: o.a, fileB: o.b, labelsA: la, labelsB: lb, joined: j, seed, iterations, confidence });
+  return agreementOutput(r, { fileA: opts.a, fileB: opts.b, labelsA: la, labelsB: lb, joined: j, seed, iterations, confidence });
 }
 
 /** Noise-aware statistics (`sqlboard stats <statistic>`); `statistic` picks which. */

@@ -5,7 +5,7 @@ import type { OptionTable } from '../api/option-table.js';
 export function addOptionTable<T>(y: Argv<T>, table: OptionTable): Argv<T> {
   const groups = new Map<string, string[]>();
   for (const [name, spec] of Object.entries(table)) {
-    const { min: _min, integer: _integer, group, choices, default: dflt, ...rest } = spec;
+    const { min: _min, integer: _integer, checks: _checks, group, choices, default: dflt, ...rest } = spec;
     const option: Options = { ...rest, ...(choices ? { choices: [...choices] } : {}), ...(dflt !== undefined ? { default: Array.isArray(dflt) ? [...dflt] : dflt } : {}) };
     y = y.option(name, option) as unknown as Argv<T>;
     if (group) groups.set(group, [...(groups.get(group) ?? []), name]);
