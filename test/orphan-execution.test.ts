@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_SETPRIV } from '../src/execution/parent-death.js';
-import { ROOT, SPIDER } from './helpers/cli.js';
+import { ROOT, runCli, SPIDER } from './helpers/cli.js';
 
 /** A query that never ends and never grows: only a dead execution process stops it. */
 const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
@@ -54,11 +54,28 @@ async function until(cond: () => boolean, ms: number): Promise<boolean> {
  */
 describe.runIf(process.platform === 'linux')('an execution process dies with its run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlboard-orphan-'));
-  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string }[];
+  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string; query: string }[];
   const questions = join(dir, 'dev.json');
   writeFileSync(questions, JSON.stringify(dev.slice(0, 1)));
   const pred = join(dir, 'pred.sql');
   writeFileSync(pred, `${ENDLESS}\t${dev[0]!.db_id}\n`);
+
+  it('runs its queries without setpriv when the setpriv found cannot start them', async () => {
+    // A setpriv too old for --pdeathsig exits with an error before Node starts.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'setpriv'), '#!/bin/sh\necho "setpriv: unrecognized option --pdeathsig" >&2\nexit 1\n');
+    chmodSync(join(bin, 'setpriv'), 0o755);
+    const gold = join(dir, 'gold.sql');
+    writeFileSync(gold, `${dev[0]!.query}\t${dev[0]!.db_id}\n`);
+    const r = await runCli(['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `gold=${gold}`, '--json'], {
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    // The fake setpriv was tried (its processes' stderr is the run's), then Node started directly.
+    expect(r.stderr).toMatch(/unrecognized option --pdeathsig/);
+    expect((JSON.parse(r.stdout) as { systems: { correct: number }[] }).systems[0]!.correct).toBe(1);
+  }, 60_000);
 
   for (const [label, env] of [
     ['through the kernel (setpriv --pdeathsig)', {}],

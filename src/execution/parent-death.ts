@@ -1,33 +1,42 @@
-import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 /**
  * How an execution process dies with its parent. SQLite inside one long native step cannot be
  * interrupted, so an orphan (its parent SIGKILLed) would run a hostile query to its end. Linux can
  * kill it for us: util-linux's `setpriv --pdeathsig KILL` sets PR_SET_PDEATHSIG and then runs Node,
- * which costs nothing at run time. Where setpriv is missing (not Linux, a slim image), the child
- * starts a watchdog thread instead, which costs each process some 10 MB and 0.1 s of CPU to boot.
+ * which costs nothing at run time. Where setpriv is missing (not Linux, a slim image) or fails, the
+ * child starts a watchdog thread instead, which costs each process some 10 MB and 0.1 s of CPU.
  */
-export interface ParentDeath {
-  /** fork() options: the program and its leading arguments, or undefined to run Node directly. */
-  wrapper?: { execPath: string; args: string[] };
-  /** The child starts its own watchdog thread (no wrapper). */
-  watchdog: boolean;
-}
 
 /** Set in the child's environment when the kernel kills it with its parent. */
 export const KERNEL_WATCHED = 'SQLBOARD_PDEATHSIG';
 /** For tests: force the watchdog thread even where setpriv exists. */
 export const NO_SETPRIV = 'SQLBOARD_NO_SETPRIV';
 
-let found: ParentDeath | undefined;
+let setpriv: string | null | undefined;
 
-export function parentDeath(): ParentDeath {
-  if (found) return found;
-  const usable =
-    process.platform === 'linux' &&
-    !process.env[NO_SETPRIV] &&
-    // One short probe per process (a few ms): setpriv too old for --pdeathsig exits non-zero.
-    spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0;
-  found = usable ? { wrapper: { execPath: 'setpriv', args: ['--pdeathsig', 'KILL', '--', process.execPath] }, watchdog: false } : { watchdog: true };
-  return found;
+/**
+ * The setpriv program to start execution processes through, or undefined. Found on PATH without
+ * running it (a probe would cost every run a process start); a setpriv too old for --pdeathsig
+ * (util-linux < 2.33, 2018) exits at once, and the pool then calls setprivFailed().
+ */
+export function setprivPath(): string | undefined {
+  if (setpriv === undefined) {
+    setpriv = null;
+    if (process.platform === 'linux' && !process.env[NO_SETPRIV]) {
+      for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+        if (dir && existsSync(join(dir, 'setpriv'))) {
+          setpriv = join(dir, 'setpriv');
+          break;
+        }
+      }
+    }
+  }
+  return setpriv ?? undefined;
+}
+
+/** An execution process started through setpriv died before it was ready: start the rest without it. */
+export function setprivFailed(): void {
+  setpriv = null;
 }

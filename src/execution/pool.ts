@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage, PoolJob, ResultWants, WireResult } from './pool-protocol.js';
-import { KERNEL_WATCHED, parentDeath } from './parent-death.js';
+import { KERNEL_WATCHED, setprivFailed, setprivPath } from './parent-death.js';
 import { residentBytes } from './process-memory.js';
 
 export interface PoolOptions {
@@ -30,6 +30,8 @@ interface Slot {
   rssBeforeSuspect?: number;
   /** Resident memory at the last memory poll (at most MEMORY_POLL_MS old). */
   lastRss?: number;
+  /** Started through setpriv (parent-death.ts). */
+  throughSetpriv?: boolean;
 }
 
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
@@ -102,16 +104,17 @@ export class ProcessPool {
   }
 
   private spawn(): Slot {
-    const { wrapper } = parentDeath();
+    const setpriv = setprivPath();
     const nodeArgs = [...(isSource ? ['--import', 'tsx'] : []), ...CHILD_V8_FLAGS];
     const child = fork(CHILD, [], {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      ...(wrapper
-        ? { execPath: wrapper.execPath, execArgv: [...wrapper.args, ...nodeArgs], env: { ...process.env, [KERNEL_WATCHED]: '1' } }
+      // The kernel kills the process with this one (parent-death.ts), else its own watchdog thread does.
+      ...(setpriv
+        ? { execPath: setpriv, execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs], env: { ...process.env, [KERNEL_WATCHED]: '1' } }
         : { execArgv: nodeArgs }),
     });
-    const slot: Slot = { child, ready: false, batch: [], timer: undefined, served: 0 };
+    const slot: Slot = { child, ready: false, batch: [], timer: undefined, served: 0, ...(setpriv ? { throughSetpriv: true } : {}) };
     // A message already in the pipe from a process just replaced must not reach its old slot: an
     // 'idle' would hand queued jobs to a dead process, where they were lost and the run hung.
     child.on('message', (msg: ChildMessage) => this.slots.includes(slot) && this.onMessage(slot, msg));
@@ -243,6 +246,9 @@ export class ProcessPool {
 
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.closed || !this.slots.includes(slot)) return;
+    // A setpriv that cannot run Node (too old for --pdeathsig) ends before the process is ready,
+    // with nothing sent to it: the rest start without setpriv.
+    if (slot.throughSetpriv && !slot.ready && signal === null) setprivFailed();
     this.replace(slot, {
       status: 'error',
       columns: [],
