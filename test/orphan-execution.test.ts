@@ -68,7 +68,7 @@ describe.runIf(process.platform === 'linux')('an execution process dies with its
     chmodSync(join(bin, 'setpriv'), 0o755);
     const gold = join(dir, 'gold.sql');
     writeFileSync(gold, `${dev[0]!.query}\t${dev[0]!.db_id}\n`);
-    const r = await runCli(['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `gold=${gold}`, '--json'], {
+    const r = await runCli(['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `gold=${gold}`, '--json', '--store', join(dir, 'fallback.db')], {
       env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -84,7 +84,7 @@ describe.runIf(process.platform === 'linux')('an execution process dies with its
     it(`when the parent is SIGKILLed: ${label}`, async () => {
       const cli = spawn(
         process.execPath,
-        ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `x=${pred}`, '--timeout', '600', '--workers', '1'],
+        ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `x=${pred}`, '--timeout', '600', '--workers', '1', '--store', join(dir, `${label.length}.db`)],
         { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' },
       );
       const exited = new Promise((r) => cli.on('exit', r));
