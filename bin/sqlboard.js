@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The compiled CLI lives in dist/ (built by `npm install` through the prepare script).
+// The CLI is bundled into dist/cli/ (built by `npm install` through the prepare script, or `npm run build`).
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const entry = join(root, 'dist', 'src', 'cli.js');
+const entry = join(root, 'dist', 'cli', 'sqlboard.js');
 if (!existsSync(entry)) {
   process.stderr.write('sqlboard: dist/ is missing; run `npm run build` (or `npm install`) in ' + root + '\n');
   process.exit(2);

@@ -1,0 +1,71 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, SPIDER, runCli, type CliResult } from './helpers/cli.js';
+
+/*
+ * `sqlboard` as installed runs bin/sqlboard.js, which loads the bundle in dist/cli/ (built by
+ * scripts/bundle-cli.ts after tsc), not the modules the other tests run through tsx. The bundle
+ * must behave as the source does: the same text, the files it finds from its own location (data/,
+ * prompts/, package.json, yargs' own files), and the execution and timing processes it forks.
+ * `npm test` builds dist/ first (pretest); a run of this file alone builds it when it is missing.
+ */
+
+const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-bundled-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+if (!existsSync(join(ROOT, 'dist', 'cli', 'sqlboard.js'))) {
+  spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT });
+  spawnSync(process.execPath, [join(ROOT, 'dist', 'scripts', 'bundle-cli.js')], { cwd: ROOT });
+}
+
+/** The bundled CLI as an installed user runs it, from a directory that is not the package's. */
+function runBin(args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'sqlboard.js'), ...args], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
+  it('prints the same help and errors as the source, and its own version', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect((await runBin(['--version'])).stdout.trim()).toBe(version);
+    // validate's help has non-ASCII text (κ), measured by the real string-width.
+    for (const args of [['--help'], ['score', '--help'], ['validate', '--help'], ['stats', 'gap', '--n', '1034', '--flawed', '100'], ['score', '--nope'], ['stats', 'gap', '--n', 'x']]) {
+      const [bundled, source] = await Promise.all([runBin(args), runCli(args)]);
+      expect({ args, code: bundled.code, stdout: bundled.stdout, stderr: bundled.stderr }).toEqual({ args, code: source.code, stdout: source.stdout, stderr: source.stderr });
+    }
+  });
+
+  it('scores as the source does, through its own execution and timing processes and the bundled data', async () => {
+    const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[];
+    const questions = join(tmp, 'dev40.json');
+    writeFileSync(questions, JSON.stringify(dev.slice(0, 40)));
+    copyFileSync(join(SPIDER, 'tables.json'), join(tmp, 'tables.json'));
+    const c3 = join(tmp, 'c3-40.sql');
+    writeFileSync(c3, readFileSync(join(SPIDER, 'predictions', 'c3', 'predicted_sql.txt'), 'utf8').split('\n').slice(0, 40).join('\n') + '\n');
+    const args = (store: string): string[] =>
+      ['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `c3=${c3}`, '--metric', 'ex,em,ves', '--ves-reps', '2', '--store', join(tmp, store), '--json'];
+    const [bundled, source] = await Promise.all([runBin(args('bundled.db')), runCli(args('source.db'))]);
+    expect(bundled.code, bundled.stderr).toBe(0);
+    expect(source.code, source.stderr).toBe(0);
+    type Out = { meta?: unknown; executionMs?: number; systems: { correct: number; metrics: Record<string, { mean: number; timing?: { timed: number; reps: number; failed: number } }> }[] };
+    const b = JSON.parse(bundled.stdout) as Out;
+    const s = JSON.parse(source.stdout) as Out;
+    // VES is a ratio of timings: that it was timed is what must match.
+    const { timed, reps, failed } = s.systems[0]!.metrics.ves!.timing!;
+    expect(b.systems[0]!.metrics.ves!.timing).toMatchObject({ timed, reps, failed });
+    expect(timed).toBeGreaterThan(0);
+    const comparable = (o: Out): unknown => JSON.stringify(o, (k, v: unknown) => (k === 'meta' || k === 'executionMs' || k === 'ves' ? undefined : v));
+    expect(comparable(b)).toBe(comparable(s));
+    expect(b.systems[0]!.metrics.em!.mean).toBeGreaterThan(0);
+  });
+});
