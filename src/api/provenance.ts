@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gitHead } from './git-head.js';
 import type { PromptTemplate } from '../judge/prompts.js';
 import { redactDeep } from '../llm/secrets.js';
 import { SCHEMA_VERSION, type Provenance } from '../report/provenance.js';
@@ -15,14 +15,7 @@ function sqlboardItself(): Provenance['sqlboard'] {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
   const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
-  let commit: string | undefined;
-  if (existsSync(join(dir, '.git'))) {
-    try {
-      commit = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || undefined;
-    } catch {
-      // No git on this machine: the version alone names the code.
-    }
-  }
+  const commit = gitHead(dir);
   self = { version, ...(commit ? { commit } : {}) };
   return self;
 }
