@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlmServer } from './helpers/fake-llm-server.js';
 import { writeSpiderSubset } from './helpers/spider-subset.js';
+import { routeScript } from './judge/spider-fixture.js';
+import { writeLiveSet } from './validate/live-set-fixture.js';
 import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
 
 /*
@@ -38,29 +41,50 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `value` against a schema of schemas/, by file name. */
+function matches(schema: string, value: unknown, what: string): void {
+  const check = ajv.getSchema(schema)!;
+  expect(check(value) ? [] : check.errors, `${what} against ${schema}`).toEqual([]);
+}
+
+/** The FILE.meta.json beside an output file (CSV, JSONL) against its schema. */
+const companionOf = (file: string): void => matches('csv-meta.schema.json', JSON.parse(readFileSync(`${file}.meta.json`, 'utf8')), `${file}.meta.json`);
+
 /** Runs a command with --json and validates its output against `schema`; returns the output. */
 async function valid(schema: string, args: string[]): Promise<Record<string, unknown>> {
   const r = await runCli([...args, '--json']);
   expect(r.code, r.stderr).toBe(0);
   const out = JSON.parse(r.stdout) as Record<string, unknown>;
-  const validate = ajv.getSchema(`${schema}.schema.json`)!;
-  expect(validate(out) ? [] : validate.errors, `${args.join(' ')} against ${schema}.schema.json`).toEqual([]);
+  matches(`${schema}.schema.json`, out, args.join(' '));
   return out;
 }
 
 describe('every --json validates against its schema in schemas/', () => {
-  it('score (EX, Soft-F1, EM, --by db), judge (replay provider), audit, and the CSV companion', async () => {
+  it('score (EX, Soft-F1, EM, --by db), judge (replay provider), audit (--labels, --out), and the CSV and JSONL companions', async () => {
     const scored = await valid('score', ['score', '--questions', questions, '--db-root', dbRoot, '--store', store, ...systems.flatMap((s) => ['--system', s]), '--metric', 'ex,soft-f1,em', '--tables', join(SPIDER, 'tables.json'), '--by', 'db', '--items', items]);
     expect((scored.systems as unknown[]).length).toBe(3);
-    await valid('judge', ['judge', '--questions', questions, '--db-root', dbRoot, '--store', store, '--system', systems[0]!, '--provider', 'replay', '--replay', replay, '--model', 'gpt-4o-2024-08-06']);
-    await valid('audit', ['audit', '--questions', questions, '--db-root', dbRoot, '--store', store, ...systems.flatMap((s) => ['--agent', s])]);
+    companionOf(items);
+    const judged = join(dir, 'judged.jsonl');
+    await valid('judge', ['judge', '--questions', questions, '--db-root', dbRoot, '--store', store, '--system', systems[0]!, '--provider', 'replay', '--replay', replay, '--model', 'gpt-4o-2024-08-06', '--items', judged]);
+    companionOf(judged);
+    // SALUS's hand labels of the subset's tasks (Spider dev 36-59), renumbered as the subset numbers them.
+    const gt = readFileSync(join(SALUS, 'ground_truth', 'GT_RS_200_spider.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
+    const sample = gt.filter(([id]) => Number(id) >= 36 && Number(id) < 60).map(([id, label]) => `${Number(id) - 36},${label}`);
+    expect(sample).toContain('12,0');
+    const labels = join(dir, 'labels.csv');
+    writeFileSync(labels, ['query_id,label', ...sample].join('\n') + '\n');
+    const out = join(dir, 'audit-out');
+    const audited = await valid('audit', ['audit', '--questions', questions, '--db-root', dbRoot, '--store', store, ...systems.flatMap((s) => ['--agent', s]), '--labels', labels, '--out', out]);
+    expect(audited.labelled).toEqual({ n: 5, errors: 1, missing: 0 });
+    // summary.json is the --json object, provenance included.
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    matches('audit.schema.json', summary, 'summary.json');
+    expect(summary).toEqual(audited);
     await valid('batch-status', ['batch', 'status', '--store', store]);
     const csv = join(dir, 'board.csv');
     const r = await runCli(['leaderboard', items, '--csv', csv, '--iterations', '50']);
     expect(r.code, r.stderr).toBe(0);
-    const companion = JSON.parse(readFileSync(`${csv}.meta.json`, 'utf8')) as unknown;
-    const check = ajv.getSchema('csv-meta.schema.json')!;
-    expect(check(companion) ? [] : check.errors).toEqual([]);
+    companionOf(csv);
   }, 600_000);
 
   it('leaderboard: from verdicts (EX, EM, Soft-F1, --by db) and from a published board', async () => {
@@ -77,11 +101,32 @@ describe('every --json validates against its schema in schemas/', () => {
     await valid('stats', ['stats', 'detector', '--tp', '50', '--fp', '10', '--fn', '5', '--tn', '135']);
     await valid('stats', ['stats', 'interval', '--k', '803', '--n', '1034']);
     await valid('stats', ['stats', 'agreement', join(SALUS, 'predictions', 'frontier.csv'), join(SALUS, 'ground_truth', 'GT_RS_200.csv'), '--iterations', '100']);
-    await valid('import-rose', ['import', 'rose', join(ROSE, 'output', 'benchmarking', 'gpt-5', 'o3-gpt-5-eval'), '--system', 'gpt-5']);
+    const imported = join(dir, 'imported.jsonl');
+    await valid('import-rose', ['import', 'rose', join(ROSE, 'output', 'benchmarking', 'gpt-5', 'o3-gpt-5-eval'), '--system', 'gpt-5', '--out', imported]);
+    companionOf(imported);
     const set = join(ROSE, 'data', 'annotations', 'rose-vec-spider.json');
     const run = (backbone: string) => join(ROSE, 'output', 'rose-vec', 'rose-vec-spider', backbone, 'ROSE');
     await valid('validate', ['validate', '--set', set, '--judge', `o3=${run('o3')}`, '--judge', `g=${run('gemini-2.5-pro')}`, '--ensemble', 'and:o3,g', '--baseline', 'g', '--iterations', '50']);
   }, 300_000);
+
+  it('validate with a live judge (openai provider against a scripted server on 127.0.0.1)', async () => {
+    const server = await startFakeLlmServer(routeScript);
+    try {
+      const setFile = writeLiveSet(join(dir, 'live-set.jsonl'));
+      const r = await runCli(
+        ['validate', '--set', setFile, '--provider', 'openai', '--model', 'gpt-4o-2024-08-06', '--base-url', server.openaiBase, '--db-root', dbRoot, '--store', join(dir, 'live.db'), '--iterations', '50', '--json'],
+        { env: { OPENAI_API_KEY: 'sk-schemas-test' } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { meta: { models?: unknown[]; prompts?: object }; judges: { subsets: { all: { confusion: object } } }[] };
+      matches('validate.schema.json', out, 'validate --provider openai');
+      expect(out.judges[0]!.subsets.all.confusion).toEqual({ tp: 1, fp: 0, fn: 1, tn: 1 });
+      expect(out.meta.models).toHaveLength(1);
+      expect(server.seen.length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it('a changed shape is caught: a score object without its systems, or with a meta of another command, is invalid', async () => {
     const validate = ajv.getSchema('score.schema.json')!;

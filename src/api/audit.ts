@@ -158,11 +158,10 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
     ...(llm ? { llmAgents: llm.agents, ...(llm.stopped ? { llmStopped: llm.stopped } : {}) } : {}),
   };
   const json = auditJson(report, ev, ctx);
-  if (opts.out) for (const f of writeAuditOutputs(opts.out, report, json, ev)) notes.push(`wrote ${f}`);
   const page = auditReport(report, ev, ctx);
   if (opts.explorer) page.explorer = auditExplorer(bench, inputs, report);
   const llmAgents = llm?.agents ?? [];
-  return withProvenance({ report: page, json, notes }, {
+  const result = withProvenance({ report: page, json, notes }, {
     command: 'audit',
     options: opts,
     started,
@@ -172,4 +171,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
     models: llmAgents.map((a) => ({ role: `agent ${a.name}`, provider: a.provider, model: a.resolvedModel ?? a.model })),
     seed,
   });
+  // summary.json is the --json object, schemaVersion and meta included: the provenance of every file of the directory.
+  if (opts.out) for (const f of writeAuditOutputs(opts.out, report, result.json, ev)) notes.push(`wrote ${f}`);
+  return result;
 }

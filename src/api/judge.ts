@@ -25,7 +25,7 @@ import { BATCH_CHECK_ORDER, BATCH_OPTIONS, LLM_CALL_OPTIONS, LLM_CHECK_ORDER, ba
 import { resolveOptions, type OptionTable, type OptionValues } from './option-table.js';
 import { REPAIR_OPTIONS } from './shared-options.js';
 import { positiveSeconds } from './option-checks.js';
-import { promptHashes, withProvenance } from './provenance.js';
+import { promptHashes, withProvenance, writeMetaBeside } from './provenance.js';
 import type { GatedResult, RunHooks } from './types.js';
 
 /** `sqlboard judge`'s options: the CLI's flags and the library's options object (camelCase) come from here. */
@@ -166,7 +166,7 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
       prompts: promptHashes([prover, refuter, refuterMatch]),
       models: [{ role: 'judge', provider: opts.provider, model: run.judge }],
     };
-    return withProvenance({
+    const result = withProvenance({
       report,
       json: judgeJson(run, summaries, ctx) as Record<string, unknown>,
       notes,
@@ -174,6 +174,8 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
       // A budget stop leaves its items unscored (correct: null), so the count covers it.
       partial: unscored > 0 || run.stopped ? [`${unscored} of ${run.items.length} items unscored`] : [],
     }, provenance);
+    if (opts.items) writeMetaBeside('--items', opts.items, result);
+    return result;
   } finally {
     release();
     await engine.close();

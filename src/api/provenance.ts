@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { gitHead } from './git-head.js';
 import type { PromptTemplate } from '../judge/prompts.js';
 import { redactDeep } from '../llm/secrets.js';
-import { SCHEMA_VERSION, type Provenance } from '../report/provenance.js';
+import { writeOutputFile } from '../benchmark/write-file.js';
+import { metaCompanion, SCHEMA_VERSION, type Provenance } from '../report/provenance.js';
 import type { CommandResult } from './types.js';
 
 let self: Provenance['sqlboard'] | undefined;
@@ -60,3 +61,11 @@ export function withProvenance<R extends CommandResult>(result: R, run: RunRecor
   result.report.provenance = meta;
   return result;
 }
+
+/** Writes a run's provenance beside a JSONL output (`--items FILE` → `FILE.meta.json`), as beside a CSV file. */
+export function writeMetaBeside(flag: string, file: string, result: CommandResult): void {
+  writeOutputFile(flag, `${file}.meta.json`, metaCompanion(result.report.provenance!));
+}
+
+/** The companion file `writeMetaBeside` writes for an output, for the checks made before any work. */
+export const metaBeside = (file: string | undefined): string[] | undefined => (file === undefined ? undefined : [file, `${file}.meta.json`]);

@@ -21,7 +21,7 @@ import { scoreJson, scoreReport } from '../report/score-report.js';
 import { breakdownByDatabase } from '../stats/by-database.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { atLeast } from './option-checks.js';
-import { withProvenance } from './provenance.js';
+import { withProvenance, writeMetaBeside } from './provenance.js';
 import { resolveOptions, type OptionTable, type OptionValues } from './option-table.js';
 import { REPAIR_OPTIONS } from './shared-options.js';
 import type { GatedResult, RunHooks } from './types.js';
@@ -184,7 +184,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     report.sections.push(byDatabaseSection(byDb, 'EX', labels));
     Object.assign(json, { byDb });
   }
-  return withProvenance({
+  const result = withProvenance({
     report,
     json: json as unknown as Record<string, unknown>,
     notes,
@@ -194,4 +194,6 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     })),
     partial: skipped.map((d) => `skipped database ${d.dbId} (${d.tasks} tasks): ${d.problem}`),
   }, { command: 'score', options: opts, started, databases });
+  if (opts.items) writeMetaBeside('--items', opts.items, result);
+  return result;
 }

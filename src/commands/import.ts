@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { IMPORT_ROSE_OPTIONS, importRose, type ImportRoseOptions } from '../api/import-rose.js';
+import { metaBeside } from '../api/provenance.js';
 import { addOptionTable } from './option-table.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
@@ -16,7 +17,7 @@ const rose: CommandModule<object, RoseArgs> = {
       addOptionTable((y as Argv<object>).positional('dir', { type: 'string', demandOption: true, describe: 'ROSE output directory (holds eval_results.json)' }), IMPORT_ROSE_OPTIONS),
     ) as unknown as Argv<RoseArgs>,
   handler: (argv) => {
-    checkOutputs(argv, { inputs: { 'ROSE directory': argv.dir }, outputs: { '--out': argv.out } });
+    checkOutputs(argv, { inputs: { 'ROSE directory': argv.dir }, outputs: { '--out': metaBeside(argv.out) } });
     const result = importRose(apiOptions(argv));
     for (const note of result.notes) process.stderr.write(`sqlboard: ${note}\n`);
     emitReport(result.report, result.json, argv);

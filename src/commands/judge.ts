@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { JUDGE_OPTIONS, judge, type JudgeOptions } from '../api/judge.js';
 import type { ParsedOptions } from '../api/option-table.js';
+import { metaBeside } from '../api/provenance.js';
 import { addOptionTable } from './option-table.js';
 import { emitReport, type ReportOptions } from '../report/output.js';
 import { addReportOptions, checkOutputs } from './report-options.js';
@@ -27,7 +28,7 @@ export const judgeCommand: CommandModule<object, JudgeArgs> = {
         '--price-file': argv.priceFile,
         '--store': argv.store,
       },
-      outputs: { '--items': argv.items, '--record': argv.record, '--store': argv.store },
+      outputs: { '--items': metaBeside(argv.items), '--record': argv.record, '--store': argv.store },
     });
     const result = await withRunHooks(argv.store, (hooks) => judge({ ...apiOptions(argv), explorer: argv.html !== undefined, ...hooks }));
     printNotes(result.notes);

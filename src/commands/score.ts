@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { SCORE_OPTIONS, score, scoreInputs, type ScoreOptions } from '../api/score.js';
+import { metaBeside } from '../api/provenance.js';
 import { addOptionTable } from './option-table.js';
 import type { ParsedOptions } from '../api/option-table.js';
 import { UserError } from '../errors.js';
@@ -42,7 +43,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
         '--tables': argv.tables ?? join(dirname(questions), 'tables.json'),
         '--store': argv.store,
       },
-      outputs: { '--items': argv.items, '--store': argv.store },
+      outputs: { '--items': metaBeside(argv.items), '--store': argv.store },
     });
     const gates = parseFailUnder(argv.failUnder, SCORE_GATES);
     if (!flagsFile && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');

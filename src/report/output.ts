@@ -32,7 +32,7 @@ import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
-import { SCHEMA_VERSION } from './provenance.js';
+import { metaCompanion } from './provenance.js';
 import { DEFAULT_COLUMNS, renderTerminal } from './terminal.js';
 import { redact } from '../llm/secrets.js';
 
@@ -115,7 +115,7 @@ export function emitReport(report: Report, json: unknown, argv: ReportOptions, i
   const files: (readonly [string, string, string])[] = reportFiles(argv).map(({ flag, path }) => [flag, path, render[flag as keyof typeof render](report)] as const);
   // CSV has no place for the provenance that every reader skips: it goes beside the file.
   const csvFile = files.find(([flag]) => flag === '--csv');
-  if (csvFile && report.provenance) files.push(['--csv', `${csvFile[1]}.meta.json`, JSON.stringify({ schemaVersion: SCHEMA_VERSION, meta: report.provenance }, null, 2) + '\n']);
+  if (csvFile && report.provenance) files.push(['--csv', `${csvFile[1]}.meta.json`, metaCompanion(report.provenance)]);
 
   if (argv.json) io.stdout(JSON.stringify(json, null, 2) + '\n');
   else if (toStdout(argv.csv)) io.stdout(renderCsv(report));

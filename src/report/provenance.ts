@@ -3,7 +3,7 @@ import { escapeXml } from './escape.js';
 /**
  * Where an output came from (inspect_ai's eval log is the model: every result file describes
  * itself). The API puts it in every `--json` object as `meta` beside `schemaVersion`, in the
- * Report for the Markdown and HTML footers, and next to a CSV file as `<FILE>.meta.json`.
+ * Report for the Markdown and HTML footers, and next to a CSV or JSONL file as `<FILE>.meta.json`.
  */
 export interface Provenance {
   sqlboard: {
@@ -30,6 +30,14 @@ export interface Provenance {
 
 /** The version of the `--json` objects' shape; bumped when a field changes meaning or goes away. */
 export const SCHEMA_VERSION = 1;
+
+/**
+ * `FILE.meta.json`: the provenance beside a file that has no place for it, CSV (a comment line would
+ * be read as data) and JSONL (each line stays one plain record for every reader).
+ */
+export function metaCompanion(p: Provenance): string {
+  return JSON.stringify({ schemaVersion: SCHEMA_VERSION, meta: p }, null, 2) + '\n';
+}
 
 /** The Markdown footer: a collapsed block with the provenance as JSON (GitHub renders `<details>`). */
 export function provenanceMarkdown(p: Provenance): string {

@@ -7,6 +7,7 @@ import { maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
 import { startFakeBatchServer } from '../helpers/fake-batch-server.js';
 import type { FakeBatchServer } from '../helpers/fake-batch-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from '../judge/spider-fixture.js';
+import { writeLiveSet } from '../validate/live-set-fixture.js';
 
 const KEY = 'sk-batchcli-SECRET-0123456789';
 let server: FakeBatchServer;
@@ -117,16 +118,7 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
 
 describe('sqlboard validate --provider openai --batch (live judge through the batch engine)', () => {
   it('judges the set through batches and joins the human labels as the online judge does', async () => {
-    const line = (o: object) => JSON.stringify(o);
-    const setFile = join(dir, 'live-set.jsonl');
-    writeFileSync(
-      setFile,
-      [
-        line({ id: 'e', db_id: 'concert_singer', question: 'How many singers do we have?', gold_sql: 'SELECT count(*) FROM singer', predicted_sql: 'SELECT count(*) FROM singers_missing', label: false }),
-        line({ id: 'm', db_id: 'concert_singer', question: 'What is the total number of singers?', gold_sql: 'SELECT count(*) FROM singer', predicted_sql: 'SELECT count(singer_id) FROM singer', label: true }),
-        line({ id: 'p', db_id: 'concert_singer', question: 'What is the average, minimum, and maximum age of all singers from France?', gold_sql: "SELECT avg(age), min(age), max(age) FROM singer WHERE country = 'France'", predicted_sql: 'SELECT avg(age), min(age), max(age) FROM singer', label: true }),
-      ].join('\n'),
-    );
+    const setFile = writeLiveSet(join(dir, 'live-set.jsonl'));
     server.batches.length = 0;
     const r = await runCli(
       ['validate', '--set', setFile, '--provider', 'openai', '--model', 'gpt-4o', '--base-url', server.openaiBase, '--db-root', DB_ROOT, '--store', join(dir, 'validate.db'), '--iterations', '50', '--json', ...BATCH],

@@ -1,38 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, SPIDER } from '../helpers/cli.js';
+import { NO_DATABASE_ITEM, writeLiveReplay, writeLiveSet } from './live-set-fixture.js';
 
 /*
  * A live judge over a validation set of our own on real Spider dev databases, answered by the
- * replay provider (recorded responses): every item goes through the real cascade and
+ * replay provider (recorded responses, ./live-set-fixture.ts): every item goes through the real cascade and
  * execution engine, and its verdict joins the human labels like a recorded judge's.
  */
 const dir = mkdtempSync(join(tmpdir(), 'validate-live-'));
-const line = (o: object) => JSON.stringify(o);
-const setFile = join(dir, 'live-set.jsonl');
-writeFileSync(
-  setFile,
-  [
-    // pred-error: no call, judged wrong; humans agree.
-    line({ id: 'e', db_id: 'concert_singer', question: 'How many singers do we have?', gold_sql: 'SELECT count(*) FROM singer', predicted_sql: 'SELECT count(*) FROM singers_missing', label: false }),
-    // results equal: the Refuter in match mode upholds; humans agree.
-    line({ id: 'm', db_id: 'concert_singer', question: 'What is the total number of singers?', gold_sql: 'SELECT count(*) FROM singer', predicted_sql: 'SELECT count(singer_id) FROM singer', label: true }),
-    // results differ: the Prover rejects; humans said correct (the judge over-flags it).
-    line({ id: 'p', db_id: 'concert_singer', question: 'What is the average, minimum, and maximum age of all singers from France?', gold_sql: "SELECT avg(age), min(age), max(age) FROM singer WHERE country = 'France'", predicted_sql: 'SELECT avg(age), min(age), max(age) FROM singer', label: true }),
-    // a database that is not there: no verdict (coverage 3/4).
-    line({ id: 'x', db_id: 'no_such_db', question: 'q', gold_sql: 'SELECT 1', predicted_sql: 'SELECT 1', label: true }),
-  ].join('\n'),
-);
-const replay = join(dir, 'replay.jsonl');
-writeFileSync(
-  replay,
-  [
-    line({ contains: ['returned exactly the same result', 'total number of singers'], text: JSON.stringify({ reason: 'same count', overturn: false, ambiguity: 'none', goldCorrect: true }) }),
-    line({ contains: ['You are the Prover', 'singers from France'], text: JSON.stringify({ expectedAnswer: 'three numbers', sqlDescription: 'all singers', reason: 'France filter missing', verdict: false }) }),
-  ].join('\n') + '\n',
-);
+const setFile = writeLiveSet(join(dir, 'live-set.jsonl'), [NO_DATABASE_ITEM]);
+const replay = writeLiveReplay(join(dir, 'replay.jsonl'));
 
 describe('validate with a live judge (replay provider, real Spider databases)', () => {
   it('judges the items, joins the human labels and reports coverage', async () => {
