@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import { withoutMeta } from './helpers/meta.js';
 /*
  * The library API as a user gets it: `import ... from 'sqlboard'` resolved through package.json
  * "exports" (Node's self-reference) to the compiled dist/, with its .d.ts types. `npm test` builds
- * dist/ first (pretest); a run of this file alone builds it when it is missing.
+ * dist/ first (pretest); a run of this file alone builds it when it is missing or older than a file
+ * of src/ (a stale dist/ would test yesterday's code).
  */
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -37,6 +38,16 @@ function untimed(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k.endsWith('Ms') ? typeof v : untimed(v)]));
 }
 
+/** tsc writes every output on each build, so dist/src/api.js is as old as the build. */
+function buildDistIfStale(): void {
+  const built = join(ROOT, 'dist', 'src', 'api.js');
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : -Infinity;
+  const sources = [join(ROOT, 'tsconfig.json'), join(ROOT, 'package.json'), ...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((f) => join(ROOT, 'src', f))];
+  if (!sources.some((f) => statSync(f).mtimeMs > builtAt)) return;
+  const r = spawnSync(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+}
+
 // A real Spider dev subset: the first 24 questions (concert_singer, pets_1) and three systems' predictions for them.
 const dir = mkdtempSync(join(tmpdir(), 'api-package-'));
 const questions = join(dir, 'dev-24.json');
@@ -45,7 +56,7 @@ let systems: string[] = [];
 const replay = join(dir, 'replay.jsonl');
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'api.js'))) spawnSync(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT });
+  buildDistIfStale();
   systems = writeSpiderSubset(dir, questions, 0, 24);
   // Recorded judge answers: the Prover rejects every differing result, the Refuter upholds every equal one.
   const line = (o: object): string => JSON.stringify(o);

@@ -32,7 +32,7 @@ async function refused(run: () => unknown, message: string): Promise<void> {
 }
 
 describe('judge: the rules of JUDGE_OPTIONS and the shared LLM/batch tables', () => {
-  const base = { questions: `${NOWHERE}/q.json`, dbRoot: NOWHERE, system: [`s=${NOWHERE}/p.sql`], provider: 'openai', model: 'm' } as const;
+  const base = { questions: `${NOWHERE}/q.json`, dbRoot: NOWHERE, system: [`s=${NOWHERE}/p.sql`], provider: 'openai' as const, model: 'm' };
   it('refuses each wrong value or combination before reading a file', async () => {
     await refused(() => judge({ ...base, timeout: 0 }), '--timeout must be a positive number of seconds');
     await refused(() => judge({ ...base, maxAttempts: 0 }), '--max-attempts must be a whole number ≥ 1 (got 0)');

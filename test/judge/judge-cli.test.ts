@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +7,7 @@ import { readItems } from '../../src/benchmark/items.js';
 import { maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
 import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import type { FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from './spider-fixture.js';
+import { ROUTE_CASES, routeJudgeArgs, routeScript, writeRouteFiles } from './spider-fixture.js';
 import { ExitCode } from '../../src/exit-codes.js';
 
 /** The route fixture leaves one item unscored (task 10: invalid answer after 2 attempts), so a full run is partial. */
@@ -16,31 +16,15 @@ const PARTIAL = ExitCode.Partial;
 const KEY = 'sk-cli-SECRET-0123456789abcdef';
 let server: FakeLlmServer;
 const dir = mkdtempSync(join(tmpdir(), 'sqlboard-judge-cli-'));
-const questions = join(dir, 'questions.json');
-const preds = join(dir, 'preds.sql');
+const { questions, preds } = writeRouteFiles(dir);
 const TOTAL_CALLS = ROUTE_CASES.reduce((n, c) => n + c.calls, 0);
 
 beforeAll(async () => {
   server = await startFakeLlmServer(routeScript);
-  // A Spider-format subset: the route tasks, renumbered 0..7 by position.
-  const dev = JSON.parse(readFileSync(DEV_JSON, 'utf8')) as unknown[];
-  writeFileSync(questions, JSON.stringify(ROUTE_CASES.map((c) => dev[Number(c.taskId)])));
-  writeFileSync(preds, ROUTE_CASES.map((c) => `${c.pred}\tconcert_singer`).join('\n') + '\n');
 });
 afterAll(async () => server.close());
 
-const args = (store: string, extra: string[] = []): string[] => [
-  'judge',
-  '--questions', questions,
-  '--db-root', DB_ROOT,
-  '--system', `routes=${preds}`,
-  '--provider', 'openai',
-  '--model', 'gpt-4o',
-  '--base-url', server.openaiBase,
-  '--store', store,
-  '--workers', '2',
-  ...extra,
-];
+const args = (store: string, extra: string[] = []): string[] => routeJudgeArgs({ questions, preds }, server.openaiBase, store, extra);
 const env = { OPENAI_API_KEY: KEY };
 
 function storeCalls(file: string): number {

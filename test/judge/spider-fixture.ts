@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Benchmark, PredictionSet, Task } from '../../src/benchmark/types.js';
 import { loadBenchmark } from '../../src/benchmark/load-questions.js';
@@ -30,6 +31,35 @@ export const ROUTE_CASES: { taskId: string; pred: string; route: string; correct
   // the Prover answers prose once, then valid JSON after the re-ask → 0
   { taskId: '11', pred: 'SELECT country, count(*) FROM singer', route: 'prover-reject', correct: false, calls: 2 },
 ];
+
+/**
+ * Writes the route tasks as a Spider-format questions file (renumbered 0..7 by position) and their
+ * predictions as Spider text, into `dir`; returns both paths.
+ */
+export function writeRouteFiles(dir: string): { questions: string; preds: string } {
+  const questions = join(dir, 'questions.json');
+  const preds = join(dir, 'preds.sql');
+  const dev = JSON.parse(readFileSync(DEV_JSON, 'utf8')) as unknown[];
+  writeFileSync(questions, JSON.stringify(ROUTE_CASES.map((c) => dev[Number(c.taskId)])));
+  writeFileSync(preds, ROUTE_CASES.map((c) => `${c.pred}\tconcert_singer`).join('\n') + '\n');
+  return { questions, preds };
+}
+
+/** `sqlboard judge` over the route files with the OpenAI provider at `baseUrl` (a scripted 127.0.0.1 server). */
+export function routeJudgeArgs(files: { questions: string; preds: string }, baseUrl: string, store: string, extra: string[] = []): string[] {
+  return [
+    'judge',
+    '--questions', files.questions,
+    '--db-root', DB_ROOT,
+    '--system', `routes=${files.preds}`,
+    '--provider', 'openai',
+    '--model', 'gpt-4o',
+    '--base-url', baseUrl,
+    '--store', store,
+    '--workers', '2',
+    ...extra,
+  ];
+}
 
 export function routeBench(): { bench: Benchmark; system: PredictionSet } {
   const full = loadBenchmark(DEV_JSON);

@@ -1,41 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readItems } from '../../src/benchmark/items.js';
 import { maxLineWidth, runCli, runCliAndKill } from '../helpers/cli.js';
 import { startFakeBatchServer } from '../helpers/fake-batch-server.js';
 import type { FakeBatchServer } from '../helpers/fake-batch-server.js';
-import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from '../judge/spider-fixture.js';
+import { DB_ROOT, routeJudgeArgs, routeScript, writeRouteFiles } from '../judge/spider-fixture.js';
 import { writeLiveSet } from '../validate/live-set-fixture.js';
 
 const KEY = 'sk-batchcli-SECRET-0123456789';
 let server: FakeBatchServer;
 const dir = mkdtempSync(join(tmpdir(), 'sqlboard-batch-cli-'));
-const questions = join(dir, 'questions.json');
-const preds = join(dir, 'preds.sql');
+const { questions, preds } = writeRouteFiles(dir);
 
 beforeAll(async () => {
   server = await startFakeBatchServer(routeScript);
-  const dev = JSON.parse(readFileSync(DEV_JSON, 'utf8')) as unknown[];
-  writeFileSync(questions, JSON.stringify(ROUTE_CASES.map((c) => dev[Number(c.taskId)])));
-  writeFileSync(preds, ROUTE_CASES.map((c) => `${c.pred}\tconcert_singer`).join('\n') + '\n');
 });
 afterAll(async () => server.close());
 
-const args = (store: string, items: string, extra: string[] = []): string[] => [
-  'judge',
-  '--questions', questions,
-  '--db-root', DB_ROOT,
-  '--system', `routes=${preds}`,
-  '--provider', 'openai',
-  '--model', 'gpt-4o',
-  '--base-url', server.openaiBase,
-  '--store', store,
-  '--items', items,
-  '--workers', '2',
-  ...extra,
-];
+const args = (store: string, items: string, extra: string[] = []): string[] => routeJudgeArgs({ questions, preds }, server.openaiBase, store, ['--items', items, ...extra]);
 const env = { OPENAI_API_KEY: KEY };
 const BATCH = ['--batch', '--batch-poll', '0.01'];
 
