@@ -10,4 +10,10 @@ if (!existsSync(entry)) {
   process.stderr.write('sqlboard: dist/ is missing; run `npm run build` (or `npm install`) in ' + root + '\n');
   process.exit(2);
 }
+// A cold `score` starts its execution processes first thing, so they boot while the CLI loads
+// (dist/src/execution/prespawn.js says when; it needs none of the CLI's dependencies).
+if (process.argv[2] === 'score') {
+  const { prespawnFor } = await import(pathToFileURL(join(root, 'dist', 'src', 'execution', 'prespawn.js')).href);
+  prespawnFor(process.argv.slice(2));
+}
 await import(pathToFileURL(entry).href);

@@ -9,6 +9,7 @@ import { killTimingProcesses } from './timing-processes.js';
 import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
 import { canMeasureMemory } from './process-memory.js';
+import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
 import { fromWire } from './wire-result.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
@@ -54,7 +55,7 @@ export const DEFAULT_MAX_RESULT_BYTES = 64 * 2 ** 20;
  * not kept (a re-run executes it again): neither stops the run.
  */
 export const MAX_RESULT_BYTES = 256_000_000;
-export const DEFAULT_MAX_MEMORY_MB = 1024;
+export { DEFAULT_MAX_MEMORY_MB } from './worker-count.js';
 /** An execution process needs about 60 MB (100 MB from source through tsx) before it runs anything. */
 export const MIN_MEMORY_MB = 192;
 
@@ -119,8 +120,7 @@ export class ExecutionEngine {
   private workerCount(asked: number | undefined, memoryMb: number): number {
     if (asked !== undefined && !(Number.isInteger(asked) && asked >= 1)) throw new UserError(`--workers must be a whole number ≥ 1 (got ${String(asked)})`);
     const cores = availableParallelism();
-    const byMemory = Math.max(1, Math.floor(totalmem() / 2 / (memoryMb * 2 ** 20)));
-    const cap = Math.min(cores, byMemory);
+    const cap = maxWorkers(memoryMb);
     if (asked === undefined) return cap;
     if (asked > cap) {
       const why = cap === cores ? `${cores} cores` : `half the memory (${Math.round(totalmem() / 2 ** 30)} GiB) at --max-memory-mb ${memoryMb} each`;

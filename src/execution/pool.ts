@@ -1,7 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { ChildMessage, ParentMessage, PoolJob, ResultWants, WireResult } from './pool-protocol.js';
-import { KERNEL_WATCHED, setprivFailed, setprivPath } from './parent-death.js';
+import { forkExecProcess } from './exec-process.js';
+import { setprivFailed } from './parent-death.js';
+import { adoptPrespawned, releasePrespawned } from './prespawn.js';
 import { residentBytes } from './process-memory.js';
 
 export interface PoolOptions {
@@ -36,15 +37,6 @@ interface Slot {
 
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
 const MEMORY_POLL_MS = 20;
-
-/**
- * A young generation of 2 MB instead of V8's 16 MB: an execution process keeps nothing between
- * queries, so a small nursery costs no measurable CPU and each process stays some 10-20 MB smaller.
- */
-const CHILD_V8_FLAGS = ['--max-semi-space-size=2'];
-
-const isSource = import.meta.url.endsWith('.ts');
-const CHILD = fileURLToPath(new URL(`./exec-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
 
 /**
  * A pool of child processes that execute queries. Queries go out in small batches to keep
@@ -98,23 +90,18 @@ export class ProcessPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    releasePrespawned();
     if (this.memoryWatch) clearInterval(this.memoryWatch);
     await Promise.all(this.slots.map((s) => this.stop(s)));
     this.slots.length = 0;
   }
 
   private spawn(): Slot {
-    const setpriv = setprivPath();
-    const nodeArgs = [...(isSource ? ['--import', 'tsx'] : []), ...CHILD_V8_FLAGS];
-    const child = fork(CHILD, [], {
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      // The kernel kills the process with this one (parent-death.ts), else its own watchdog thread does.
-      ...(setpriv
-        ? { execPath: setpriv, execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs], env: { ...process.env, [KERNEL_WATCHED]: '1' } }
-        : { execArgv: nodeArgs }),
-    });
-    const slot: Slot = { child, ready: false, batch: [], timer: undefined, served: 0, ...(setpriv ? { throughSetpriv: true } : {}) };
+    // Processes started first thing by the CLI (prespawn.ts) are taken before new ones are forked.
+    const early = adoptPrespawned();
+    const { child, throughSetpriv } = early ?? forkExecProcess();
+    const slot: Slot = { child, ready: early?.ready ?? false, batch: [], timer: undefined, served: 0, ...(throughSetpriv ? { throughSetpriv } : {}) };
+    if (slot.ready && this.opts.maxMemoryBytes !== undefined) slot.baseRss = this.rssOf(slot);
     // A message already in the pipe from a process just replaced must not reach its old slot: an
     // 'idle' would hand queued jobs to a dead process, where they were lost and the run hung.
     child.on('message', (msg: ChildMessage) => this.slots.includes(slot) && this.onMessage(slot, msg));

@@ -15,7 +15,8 @@ export interface RunStore {
   close(): void;
 }
 
-export const DEFAULT_STORE = 'results/sqlboard.db';
+export { DEFAULT_STORE } from './default-store.js';
+import { DEFAULT_STORE } from './default-store.js';
 
 export function openRunStore(file: string = DEFAULT_STORE): RunStore {
   noteStoreFile(file);

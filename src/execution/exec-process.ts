@@ -1,0 +1,33 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { KERNEL_WATCHED, setprivPath } from './parent-death.js';
+
+/**
+ * A young generation of 2 MB instead of V8's 16 MB: an execution process keeps nothing between
+ * queries, so a small nursery costs no measurable CPU and each process stays some 10-20 MB smaller.
+ */
+const CHILD_V8_FLAGS = ['--max-semi-space-size=2'];
+
+const isSource = import.meta.url.endsWith('.ts');
+const CHILD = fileURLToPath(new URL(`./exec-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
+
+export interface ExecProcess {
+  child: ChildProcess;
+  /** Started through setpriv (parent-death.ts). */
+  throughSetpriv: boolean;
+}
+
+/** Starts one execution process (exec-child), which says 'ready' once it can take queries. */
+export function forkExecProcess(): ExecProcess {
+  const setpriv = setprivPath();
+  const nodeArgs = [...(isSource ? ['--import', 'tsx'] : []), ...CHILD_V8_FLAGS];
+  const child = fork(CHILD, [], {
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // The kernel kills the process with this one (parent-death.ts), else its own watchdog thread does.
+    ...(setpriv
+      ? { execPath: setpriv, execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs], env: { ...process.env, [KERNEL_WATCHED]: '1' } }
+      : { execArgv: nodeArgs }),
+  });
+  return { child, throughSetpriv: setpriv !== undefined };
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import type { ChildMessage } from './pool-protocol.js';
+import { DEFAULT_STORE } from '../store/default-store.js';
+import { forkExecProcess, type ExecProcess } from './exec-process.js';
+import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
+
+/**
+ * Execution processes started before the CLI has loaded its modules. A cold `score` spends some
+ * 0.3 s loading its code and files before the engine exists, and each execution process needs
+ * about as long to boot; started first thing (bin/sqlboard.js), they boot meanwhile, and the pool
+ * adopts them. Only for a run that will execute: a run store that already exists may hold every
+ * result (a re-run starts no process), so then the engine starts them as before, when needed.
+ */
+interface Early extends ExecProcess {
+  ready: boolean;
+  onMessage: (msg: ChildMessage) => void;
+  onExit: () => void;
+}
+
+/**
+ * Shared through a global: bin/sqlboard.js starts them from tsc's output (dist/src), and the pool
+ * that adopts them runs from the CLI's bundle (dist/cli), which has its own copy of this module.
+ */
+const REGISTRY = Symbol.for('sqlboard.prespawned-execution-processes');
+const early: Early[] = ((globalThis as Record<symbol, Early[] | undefined>)[REGISTRY] ??= []);
+
+function optionValue(args: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === `--${name}`) return args[i + 1];
+    if (args[i]!.startsWith(`--${name}=`)) return args[i]!.slice(name.length + 3);
+  }
+  return undefined;
+}
+
+/** `args`: the CLI's arguments (process.argv without node and the script). */
+export function prespawnFor(args: readonly string[]): void {
+  if (args[0] !== 'score' || args.some((a) => a === '--help' || a === '-h' || a === '--version')) return;
+  if (existsSync(optionValue(args, 'store') ?? DEFAULT_STORE)) return;
+  // As many as the engine will run (engine.ts workerCount); a bad value is the engine's to refuse.
+  const memoryMb = Number(optionValue(args, 'max-memory-mb') ?? DEFAULT_MAX_MEMORY_MB);
+  const workers = Number(optionValue(args, 'workers'));
+  const count = Math.min(maxWorkers(memoryMb > 0 ? memoryMb : DEFAULT_MAX_MEMORY_MB), workers >= 1 ? Math.floor(workers) : Number.POSITIVE_INFINITY);
+  for (let i = 0; i < count; i++) {
+    const p = forkExecProcess();
+    const e: Early = { ...p, ready: false, onMessage: (msg) => void (msg.type === 'ready' && (e.ready = true)), onExit: () => void early.splice(early.indexOf(e), 1) };
+    p.child.on('message', e.onMessage);
+    p.child.once('exit', e.onExit);
+    p.child.on('error', () => {});
+    // Not adopted (the command failed first), they must not keep this process alive; they end
+    // when its IPC channel closes.
+    p.child.unref();
+    p.child.channel?.unref();
+    early.push(e);
+  }
+}
+
+/** A process started early, for the pool to adopt (listeners removed, kept alive again), or undefined. */
+export function adoptPrespawned(): (ExecProcess & { ready: boolean }) | undefined {
+  const e = early.shift();
+  if (!e) return undefined;
+  e.child.off('message', e.onMessage);
+  e.child.off('exit', e.onExit);
+  e.child.ref();
+  e.child.channel?.ref();
+  return { child: e.child, throughSetpriv: e.throughSetpriv, ready: e.ready };
+}
+
+/** Ends the processes started early that no pool adopted. */
+export function releasePrespawned(): void {
+  for (const e of early.splice(0)) e.child.kill('SIGKILL');
+}

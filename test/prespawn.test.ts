@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SPIDER } from './helpers/cli.js';
+
+/**
+ * bin/sqlboard.js starts a cold score's execution processes before the CLI loads (prespawn.ts);
+ * the pool must adopt them rather than start more, and a run that fails first must not leave them.
+ * These run the installed entry point (bin/ → dist/, built by `npm test`'s pretest).
+ */
+const BIN = join(ROOT, 'bin', 'sqlboard.js');
+const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
+
+/** Live execution processes among the descendants of `root`. */
+function execProcessesUnder(root: number): number[] {
+  const parent = new Map<number, number>();
+  const cmd = new Map<number, string>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      parent.set(Number(name), Number(ppid));
+      cmd.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8'));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  return [...cmd].filter(([pid, c]) => c.includes('exec-child') && under(pid)).map(([pid]) => pid);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe.runIf(process.platform === 'linux')('execution processes started before the CLI loads', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlboard-prespawn-'));
+  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string }[];
+  const questions = join(dir, 'dev.json');
+  writeFileSync(questions, JSON.stringify(dev.slice(0, 1)));
+  const pred = join(dir, 'pred.sql');
+  writeFileSync(pred, `${ENDLESS}\t${dev[0]!.db_id}\n`);
+  const args = (store: string, ...more: string[]): string[] => [
+    BIN, 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `x=${pred}`, '--store', join(dir, store), ...more,
+  ];
+
+  it('are adopted by the pool: --workers 1 runs one process, and the query still times out', async () => {
+    const cli = spawn(process.execPath, args('adopt.db', '--workers', '1', '--timeout', '4', '--json'), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    cli.stdout.on('data', (d) => (stdout += d));
+    const exited = new Promise<number | null>((r) => cli.on('exit', r));
+    const seen = new Set<number>();
+    let most = 0;
+    // Sampled while the endless query runs (until its timeout replaces the process).
+    for (let t = 0; t < 30 && most === 0; t++) await sleep(100);
+    for (let t = 0; t < 25; t++) {
+      const now = execProcessesUnder(cli.pid!);
+      now.forEach((p) => seen.add(p));
+      most = Math.max(most, now.length);
+      await sleep(100);
+    }
+    expect(await exited).toBe(0);
+    expect(most).toBe(1);
+    expect(seen.size).toBeGreaterThanOrEqual(1);
+    const json = JSON.parse(stdout) as { systems: { errors?: number; correct: number }[] };
+    expect(json.systems[0]!.correct).toBe(0);
+  }, 60_000);
+
+  it('end with a run that fails before it executes anything', async () => {
+    const cli = spawn(process.execPath, args('fails.db', '--max-rows', '-1'), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    cli.stderr.on('data', (d) => (stderr += d));
+    let done = false;
+    const exited = new Promise<number | null>((r) => cli.on('exit', (code) => ((done = true), r(code))));
+    const started = new Set<number>();
+    while (!done) {
+      execProcessesUnder(cli.pid!).forEach((p) => started.add(p));
+      await sleep(5);
+    }
+    expect(await exited).toBe(2);
+    expect(stderr).toMatch(/--max-rows/);
+    expect(started.size, 'processes were started for the run').toBeGreaterThan(0);
+    // They end with the run: its IPC channel closed (or the kernel's parent-death signal).
+    const alive = (): number[] => [...started].filter((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+      } catch {
+        return false;
+      }
+    });
+    for (let t = 0; t < 100 && alive().length > 0; t++) await sleep(50);
+    expect(alive()).toEqual([]);
+  }, 60_000);
+});
