@@ -19,6 +19,7 @@ import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NARROW_TEXT } from './narrow-text.js';
 
 // This file runs compiled, as dist/scripts/bundle-cli.js.
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -69,33 +70,46 @@ const ownUrlOfDependencies: Plugin = {
 };
 
 /**
- * string-width (yargs, its cliui and wrap-ansi lay out help and errors with it; cli-table3 its
- * cells) builds an Intl.Segmenter and Unicode-property regular expressions when it is imported:
- * loading ICU's segmentation data and compiling `\p{RGI_Emoji}` cost more than the rest of
- * `sqlboard --help` (README "Benchmarks"). Each import of it gets a wrapper instead that answers
- * printable ASCII itself (one column per character, as every string-width version counts it) and
- * loads the copy the importer would have loaded on the first other text.
+ * Packages that do work when imported, which most runs never need, evaluated on first use instead:
+ * each import of them gets a wrapper of their default export (a function) that requires the copy
+ * the importer would have loaded when first called (esbuild evaluates a module reached by
+ * require() only when the require runs).
+ * - string-width (yargs' help layout, cli-table3's cells) builds an Intl.Segmenter and compiles
+ *   `\p{RGI_Emoji}` when imported: loading ICU's segmentation data cost more than the rest of
+ *   `sqlboard --help` (README "Benchmarks"). Its wrapper measures narrow text itself
+ *   (scripts/narrow-text.ts: one column per character in every copy), so most runs never load it.
+ * - cliui (with wrap-ansi, ansi-styles and string-width) lays out yargs' help and error text, which
+ *   a command that runs does not print.
  */
-const lazyStringWidth: Plugin = {
-  name: 'lazy-string-width',
+const LAZY: Record<string, string> = {
+  'string-width': `if (typeof args[0] === 'string' && ${NARROW_TEXT}.test(args[0])) return args[0].length;`,
+  cliui: '',
+};
+
+const lazyOnFirstCall: Plugin = {
+  name: 'lazy-on-first-call',
   setup(b) {
-    b.onResolve({ filter: /^string-width$/ }, async (args) => {
+    const filter = new RegExp(`^(${Object.keys(LAZY).join('|')})$`);
+    b.onResolve({ filter }, async (args) => {
       if (args.pluginData === 'real') return undefined;
       const real = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'real' });
       if (real.errors.length > 0) return { errors: real.errors };
-      return { path: real.path, namespace: 'lazy-string-width' };
+      // A CommonJS name: esbuild takes a .mjs path for ESM, where module.exports means nothing.
+      return { path: `${real.path}.lazy.cjs`, namespace: 'lazy-on-first-call', pluginData: { name: args.path, real: real.path } };
     });
-    // esbuild evaluates a module reached by require() only when the require runs.
-    b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
-      contents: `let real;
-module.exports = function stringWidth(text, options) {
-  if (typeof text === 'string' && /^[\\x20-\\x7e]*$/.test(text)) return text.length;
-  real ??= require(${JSON.stringify(args.path)});
-  return (real.default ?? real)(text, options);
+    b.onLoad({ filter: /.*/, namespace: 'lazy-on-first-call' }, (args) => {
+      const { name, real } = args.pluginData as { name: string; real: string };
+      return {
+        contents: `let real;
+module.exports = function (...args) {
+  ${LAZY[name]}
+  real ??= require(${JSON.stringify(real)});
+  return (real.default ?? real)(...args);
 };`,
-      loader: 'js',
-      resolveDir: dirname(args.path),
-    }));
+        loader: 'js',
+        resolveDir: dirname(real),
+      };
+    });
   },
 };
 
@@ -119,7 +133,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [ownUrlOfDependencies, lazyStringWidth],
+  plugins: [ownUrlOfDependencies, lazyOnFirstCall],
   sourcemap: true,
   logLevel: 'warning',
   // ESM has no `require`, which bundled CommonJS modules call for Node's built-ins (cli-table3's

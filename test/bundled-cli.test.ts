@@ -38,7 +38,7 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
   it('prints the same help and errors as the source, and its own version', async () => {
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect((await runBin(['--version'])).stdout.trim()).toBe(version);
-    // validate's help has non-ASCII text (κ), measured by the real string-width.
+    // validate's help has non-ASCII text (κ), which the bundle measures without string-width (scripts/narrow-text.ts).
     for (const args of [['--help'], ['score', '--help'], ['validate', '--help'], ['stats', 'gap', '--n', '1034', '--flawed', '100'], ['score', '--nope'], ['stats', 'gap', '--n', 'x']]) {
       const [bundled, source] = await Promise.all([runBin(args), runCli(args)]);
       expect({ args, code: bundled.code, stdout: bundled.stdout, stderr: bundled.stderr }).toEqual({ args, code: source.code, stdout: source.stdout, stderr: source.stderr });
