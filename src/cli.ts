@@ -45,14 +45,25 @@ async function main(): Promise<void> {
   await refuseRepeatedOptions(await registerCommands(cli, args)).parseAsync();
 }
 
-main().catch((err: unknown) => {
-  // A run store that breaks mid-run (a full disk) is the user's to fix, wherever it was met.
-  if (!(err instanceof UserError)) err = storeFailure(err) ?? err;
-  if (err instanceof UserError) {
-    process.stderr.write(`sqlboard: ${err.message}\n`);
-    process.exitCode = err.exitCode;
-    return;
-  }
-  process.stderr.write(`sqlboard: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exitCode = ExitCode.Internal;
-});
+/**
+ * Ends the process once stdout and stderr have taken everything. By then every command has awaited
+ * its work and written its files synchronously; what a natural exit would still do is tear down a
+ * heap of 100 MB or more, which cost a run about 0.1 s.
+ */
+function exitWhenWritten(): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+}
+
+main()
+  .catch((err: unknown) => {
+    // A run store that breaks mid-run (a full disk) is the user's to fix, wherever it was met.
+    if (!(err instanceof UserError)) err = storeFailure(err) ?? err;
+    if (err instanceof UserError) {
+      process.stderr.write(`sqlboard: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    process.stderr.write(`sqlboard: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = ExitCode.Internal;
+  })
+  .then(exitWhenWritten);
