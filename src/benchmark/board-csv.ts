@@ -1,5 +1,5 @@
-import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
+import { CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
 import { readText } from './read-json.js';
 
 /** One published leaderboard row, scores as fractions. */
@@ -41,22 +41,24 @@ function percent(column: string, raw: string | undefined): Score {
  */
 export function readBoardCsv(file: string): BoardFile {
   const text = readText(file);
-  let rows: { record: Record<string, string>; info: { lines: number }; raw: string }[];
+  let parsed: CsvRow[];
   try {
-    rows = parseCsv(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, info: true, raw: true, relax_column_count: true }) as typeof rows;
+    parsed = parseCsvRows(text);
   } catch (e) {
-    throw new InputFileError(file, undefined, `not a CSV file (${(e as Error).message})`);
+    if (!(e instanceof CsvSyntaxError)) throw e;
+    throw new InputFileError(file, e.line, `not a CSV file (${e.message})`);
   }
-  const header = rows[0] ? Object.keys(rows[0].record) : [];
+  const names = (parsed[0]?.cells ?? []).map((c) => c.trim().toLowerCase());
+  const rows = parsed.slice(1).map((r) => ({ record: Object.fromEntries(names.flatMap((n, c) => (c < r.cells.length ? [[n, r.cells[c]!]] : []))) as Record<string, string>, line: r.line }));
+  const header = rows[0] ? names : [];
   const nameCol = ['system', 'model', 'name'].find((c) => header.includes(c));
   if (!nameCol || !header.includes('dev') || !header.includes('test')) {
     throw new InputFileError(file, 1, `expected columns system (or model, or name), dev and test; found ${header.join(', ') || 'no header'}`);
   }
   const out: BoardFile = { rows: [], skipped: [], renamed: [] };
   const seen = new Map<string, number>();
-  for (const { record, info, raw } of rows) {
-    // info.lines is where the record ENDS; a quoted field may span lines (BIRD's affiliations do).
-    const line = info.lines - (raw.replace(/\r?\n$/, '').match(/\n/g) ?? []).length;
+  // A record's line is where it starts; a quoted field may span lines (BIRD's affiliations do).
+  for (const { record, line } of rows) {
     const name = (record[nameCol] ?? '').replace(/\s+/g, ' ').trim();
     if (name === '') throw new InputFileError(file, line, `empty ${nameCol}`);
     const dev = percent('dev', record.dev);

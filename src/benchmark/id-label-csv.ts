@@ -1,5 +1,5 @@
-import { parse as parseCsv, type Info } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
+import { CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
 
 /** Which columns of an `id,label` CSV to read and how its labels are spelled. */
 export interface IdLabelCsvFormat<T> {
@@ -28,25 +28,25 @@ export interface IdLabelCsv<T> {
 
 /**
  * Reads a CSV of per-task labels: a header naming an id and a label column, then one row per task
- * (cells trimmed, other columns ignored). Errors name the file line the row ends on, counted by
- * csv-parse, so quoted fields spanning several lines do not shift them.
+ * (cells trimmed, other columns ignored). Errors name the file line the row ends on, so quoted
+ * fields spanning several lines do not shift them.
  */
 export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCsvFormat<T>): IdLabelCsv<T> {
-  let rows: { record: string[]; info: Info }[];
+  let rows: CsvRow[];
   try {
-    // csv-parse's types do not model `info: true` (records become { record, info }).
-    rows = parseCsv(text, { skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof rows;
+    rows = parseCsvRows(text);
   } catch (e) {
-    throw new InputFileError(file, undefined, `not valid CSV: ${(e as Error).message}`);
+    if (!(e instanceof CsvSyntaxError)) throw e;
+    throw new InputFileError(file, e.line, `not valid CSV: ${e.message}`);
   }
   if (rows.length === 0) throw new InputFileError(file, undefined, 'is empty: expected a CSV header naming a task id and a label column, then one row per task');
-  const header = (rows[0]?.record ?? []).map((h) => h.trim());
+  const header = (rows[0]?.cells ?? []).map((h) => h.trim());
   const idColumn = format.idColumns.find((c) => header.includes(c));
   const labelColumn = format.labelColumns.find((c) => header.includes(c));
   if (!idColumn || !labelColumn) {
     throw new InputFileError(
       file,
-      rows[0]?.info.lines ?? 1,
+      rows[0]?.endLine ?? 1,
       `CSV header needs a task id column (${format.idColumns.join(' | ')}) and a label column (${format.labelColumns.join(' | ')}); ` +
         `found: ${header.join(', ')}${format.headerHint ? ` (${format.headerHint})` : ''}`,
     );
@@ -58,15 +58,15 @@ export function parseIdLabelCsv<T>(file: string, text: string, format: IdLabelCs
   const lineOf = new Map<string, number>();
   const extras = new Map<string, Record<string, string>>();
   const extraIdx = (format.extraColumns ?? []).map((c) => [c, header.indexOf(c)] as const).filter(([, i]) => i >= 0);
-  for (const { record, info } of rows.slice(1)) {
+  for (const { cells: record, endLine } of rows.slice(1)) {
     const id = (record[idIdx] ?? '').trim();
-    if (id === '') throw new InputFileError(file, info.lines, `empty ${idColumn}`);
+    if (id === '') throw new InputFileError(file, endLine, `empty ${idColumn}`);
     const raw = (record[labelIdx] ?? '').trim();
     const label = format.parseLabel(raw);
-    if (label === undefined) throw new InputFileError(file, info.lines, `${labelColumn} must be ${format.labelsHint} (got "${raw}")`);
-    if (labels.has(id)) throw new InputFileError(file, info.lines, `${idColumn} ${id} appears twice (lines ${lineOf.get(id)} and ${info.lines})`);
+    if (label === undefined) throw new InputFileError(file, endLine, `${labelColumn} must be ${format.labelsHint} (got "${raw}")`);
+    if (labels.has(id)) throw new InputFileError(file, endLine, `${idColumn} ${id} appears twice (lines ${lineOf.get(id)} and ${endLine})`);
     labels.set(id, label);
-    lineOf.set(id, info.lines);
+    lineOf.set(id, endLine);
     const cells: Record<string, string> = {};
     for (const [c, i] of extraIdx) {
       const v = (record[i] ?? '').trim();

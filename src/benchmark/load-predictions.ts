@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError } from '../errors.js';
+import { CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
 import { arrayElementLines, objectKeyLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
 import { missingSelect, repairNotes, restoreSelect, type RepairCounts, type RepairName } from './repairs.js';
 import type { Benchmark, Prediction, PredictionSet } from './types.js';
@@ -199,21 +199,19 @@ function loadSpiderText(
 }
 
 function loadCsv(file: string, text: string, bench: Benchmark, set: PredictionSet): void {
-  let rows: Record<string, string>[];
-  let rowLines: number[];
+  let parsed: CsvRow[];
   try {
-    const parsed = parseCsv(text, { columns: true, skip_empty_lines: true, relax_column_count: true, bom: true, trim: false, info: true }) as {
-      record: Record<string, string>;
-      info: { lines: number };
-    }[];
-    rows = parsed.map((p) => p.record);
-    // The line a record ends on (a quoted SQL may span several).
-    rowLines = parsed.map((p) => p.info.lines);
+    parsed = parseCsvRows(text);
   } catch (e) {
-    const err = e as Error & { lines?: number };
-    throw new InputFileError(file, err.lines, `malformed CSV (${err.message})`);
+    if (!(e instanceof CsvSyntaxError)) throw e;
+    throw new InputFileError(file, e.line, `malformed CSV (${e.message})`);
   }
-  const header = Object.keys(rows[0] ?? {});
+  // Records keyed by the header's names (a short record lacks the last ones, a long one's extra cells are dropped).
+  const names = parsed[0]?.cells ?? [];
+  const rows = parsed.slice(1).map((r) => Object.fromEntries(names.flatMap((n, c) => (c < r.cells.length ? [[n, r.cells[c]!]] : []))) as Record<string, string>);
+  // The line a record ends on (a quoted SQL may span several).
+  const rowLines = parsed.slice(1).map((r) => r.endLine);
+  const header = rows.length > 0 ? names : [];
   const norm = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, '');
   const sqlCol =
     header.find((h) => ['predictedsql', 'predsql', 'prediction', 'predicted', 'pred'].includes(norm(h))) ??

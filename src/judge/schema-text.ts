@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { parseCsvRows } from '../benchmark/csv-rows.js';
 import { databaseFile } from '../execution/engine.js';
 
 export interface SchemaTextOptions {
@@ -93,7 +93,7 @@ export function readDescriptions(dir: string, tables: string[]): Map<string, str
     const text = isUtf8(buf) ? buf.toString('utf8') : buf.toString('latin1');
     let rows: string[][];
     try {
-      rows = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
+      rows = parseCsvRows(text).map((r) => r.cells);
     } catch {
       continue;
     }

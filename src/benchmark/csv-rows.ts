@@ -1,0 +1,66 @@
+import Papa from 'papaparse';
+
+/** One CSV record and the file lines it spans (a quoted cell may hold line breaks). */
+export interface CsvRow {
+  cells: string[];
+  /** 1-based line the record starts on. */
+  line: number;
+  /** Line it ends on. */
+  endLine: number;
+}
+
+/** Malformed quoting, with the line of the record it was found in. */
+export class CsvSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * CSV as RFC 4180 writes it (comma, double quotes doubled inside quoted cells, LF or CRLF), parsed
+ * by papaparse, which reads a file several times faster than csv-parse did (the bundled DIN-SQL CSVs
+ * cost a run ~0.1 s each): records with the lines they span, blank lines skipped, records of any
+ * length, a leading BOM dropped. A quote inside an unquoted cell is kept as text.
+ */
+export function parseCsvRows(text: string): CsvRow[] {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const rows: CsvRow[] = [];
+  // The line at `pos`, counted forward only, so the whole file is scanned once.
+  let pos = 0;
+  let line = 1;
+  const lineAt = (to: number): number => {
+    for (let i = src.indexOf('\n', pos); i !== -1 && i < to; i = src.indexOf('\n', i + 1)) line++;
+    pos = to;
+    return line;
+  };
+  let failure: CsvSyntaxError | undefined;
+  Papa.parse<string[]>(src, {
+    delimiter: ',',
+    quoteChar: '"',
+    escapeChar: '"',
+    skipEmptyLines: true,
+    step: (result, parser) => {
+      const end = result.meta.cursor;
+      // The record starts at the first character after the line breaks that ended the last one.
+      let start = pos;
+      while (start < end && (src[start] === '\n' || src[start] === '\r')) start++;
+      let last = end;
+      while (last > start && (src[last - 1] === '\n' || src[last - 1] === '\r')) last--;
+      const first = lineAt(start);
+      const endLine = lineAt(last);
+      lineAt(end);
+      const error = result.errors.find((e) => e.type === 'Quotes');
+      if (error) {
+        failure = new CsvSyntaxError(`${error.message} (record starting on line ${first})`, first);
+        parser.abort();
+        return;
+      }
+      rows.push({ cells: result.data, line: first, endLine });
+    },
+  });
+  if (failure) throw failure;
+  return rows;
+}

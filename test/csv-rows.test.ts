@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { CsvSyntaxError, parseCsvRows } from '../src/benchmark/csv-rows.js';
+import { ROOT, SHARED } from './helpers/cli.js';
+
+describe('parseCsvRows (papaparse)', () => {
+  it('reads every bundled prediction CSV and the SALUS label files cell for cell as csv-parse does, with the line each record ends on', () => {
+    const preds = join(ROOT, 'data', 'spider', 'predictions');
+    const salus = join(SHARED, 'salus', 'ground_truth');
+    const files = [
+      ...readdirSync(preds, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).flatMap((d) => readdirSync(join(preds, d)).filter((f) => f.endsWith('.csv')).map((f) => join(preds, d, f))),
+      ...readdirSync(salus).filter((f) => f.endsWith('.csv')).map((f) => join(salus, f)),
+    ];
+    expect(files.length).toBeGreaterThanOrEqual(9);
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      const reference = parse(text, { skip_empty_lines: true, relax_column_count: true, bom: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+      const rows = parseCsvRows(text);
+      expect(rows.map((r) => r.cells), f).toEqual(reference.map((r) => r.record));
+      expect(rows.map((r) => r.endLine), f).toEqual(reference.map((r) => r.info.lines));
+    }
+  });
+
+  it('gives the lines a record spans, with CRLF, a BOM and blank lines', () => {
+    const rows = parseCsvRows('\uFEFFid,label,note\r\n1,1,"first\r\nsecond"\r\n\r\n2,0,ok\r\n');
+    expect(rows).toEqual([
+      { cells: ['id', 'label', 'note'], line: 1, endLine: 1 },
+      { cells: ['1', '1', 'first\r\nsecond'], line: 2, endLine: 3 },
+      { cells: ['2', '0', 'ok'], line: 5, endLine: 5 },
+    ]);
+  });
+
+  it('keeps a quote inside an unquoted cell as text, doubled quotes inside a quoted one as one', () => {
+    expect(parseCsvRows('a,b\n1,x "q" y\n2,"say ""hi"""\n').map((r) => r.cells)).toEqual([['a', 'b'], ['1', 'x "q" y'], ['2', 'say "hi"']]);
+  });
+
+  it('refuses an unclosed quote, naming the line its record starts on', () => {
+    let err: unknown;
+    try {
+      parseCsvRows('a,b\n1,2\n3,"unclosed\n4,5\n');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(CsvSyntaxError);
+    expect((err as CsvSyntaxError).line).toBe(3);
+  });
+});
