@@ -20,6 +20,7 @@ import { loadNotes } from '../report/load-notes.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
 import { breakdownByDatabase } from '../stats/by-database.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
+import { EmStore } from '../execution/em-store.js';
 import { atLeast } from './option-checks.js';
 import { withProvenance, writeMetaBeside } from './provenance.js';
 import { resolveOptions, type OptionTable, type OptionValues } from './option-table.js';
@@ -132,6 +133,8 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     const metrics = opts.metric ? parseMetrics(opts.metric) : defaultMetrics(bench.format);
     if (!metrics.includes('ex')) metrics.unshift('ex');
     const em = metrics.includes('em') ? emInputs(questions, dbRoot, opts.tables, opts.metric !== undefined) : undefined;
+    // Exact-match results are kept in the run store: a re-run parses nothing again.
+    if (em) em.cache = new EmStore(store);
     if (metrics.includes('em') && !em) {
       metrics.splice(metrics.indexOf('em'), 1);
       notes.push(`exact match (em) left out: no tables.json beside ${questions}; pass --tables FILE to add it`);

@@ -1,4 +1,4 @@
-import type { Benchmark, PredictionSet } from '../benchmark/types.js';
+import type { Benchmark, PredictionSet, Task } from '../benchmark/types.js';
 import { emptySpiderSql, tryParseSpiderSql, type SpiderSchema, type SpiderSql } from '../sql/spider-parse.js';
 import { exactMatch, rebuildSpiderSql, type ForeignKeyMap, type PartialScores } from '../sql/spider-exact.js';
 
@@ -15,6 +15,16 @@ export interface EmInputs {
   schemaOf: (dbId: string) => SpiderSchema;
   /** Foreign-key maps from tables.json, by db_id (a database without one maps nothing). */
   foreignKeys: Map<string, ForeignKeyMap>;
+  /** Results kept from earlier runs (the run store's EmStore). */
+  cache?: EmCache;
+}
+
+/** Exact-match results kept between runs, by a key of everything a result depends on. */
+export interface EmCache {
+  /** `context`: the schema and foreign keys, as text. */
+  key(context: string, gold: string, prediction: string): string;
+  lookup(keys: readonly string[]): Map<string, EmItem>;
+  save(items: Map<string, EmItem>): void;
 }
 
 /** The SQL text evaluation.py scores: stripped, before the first TAB, every `value` read as `1`. */
@@ -28,32 +38,65 @@ export function emPredictionText(sql: string): string {
  * Returns, per system, per task (in the benchmark's order), the item's result (undefined: no prediction).
  */
 export function runExactMatch(bench: Benchmark, systems: PredictionSet[], inputs: EmInputs): (EmItem | undefined)[][] {
-  const golds = bench.tasks.map((t) => {
-    const schema = inputs.schemaOf(t.dbId);
-    // A gold the parser rejects cannot be scored by the official code either (it stops there);
-    // here such a task scores 0 for every system.
-    const kmap = inputs.foreignKeys.get(t.dbId) ?? new Map<string, string>();
-    const parsed = tryParseSpiderSql(schema, t.goldSql.trim());
-    // Rebuilt once: the comparison reads the gold without changing it.
-    return { schema, kmap, sql: parsed && rebuildSpiderSql(parsed, schema, kmap) };
-  });
-  // Systems often write the same SQL for a task: score each distinct text once.
+  // Each gold is parsed when a prediction of its task is first scored (none on a fully cached run).
+  const parsedGolds: Gold[] = [];
+  const goldOf = (ti: number): Gold => (parsedGolds[ti] ??= parseGold(bench.tasks[ti]!, inputs));
+  // Systems often write the same SQL for a task: score each distinct text once, and only those
+  // the cache does not hold.
   const memo = bench.tasks.map(() => new Map<string, EmItem>());
-  return systems.map((s) =>
-    bench.tasks.map((t, ti) => {
-      const p = s.byTask.get(t.id);
-      if (!p) return undefined;
-      const text = emPredictionText(p.sql);
+  const texts = systems.map((s) => bench.tasks.map((t) => (s.byTask.has(t.id) ? emPredictionText(s.byTask.get(t.id)!.sql) : undefined)));
+  const cache = inputs.cache;
+  if (cache) {
+    const context = new Map<string, string>();
+    const contextOf = (dbId: string): string => {
+      let c = context.get(dbId);
+      if (c === undefined) {
+        const schema = inputs.schemaOf(dbId);
+        c = JSON.stringify([[...schema.tables], [...schema.idMap], [...(inputs.foreignKeys.get(dbId) ?? [])]]);
+        context.set(dbId, c);
+      }
+      return c;
+    };
+    const wanted = new Map<string, [number, string]>();
+    texts.forEach((row) => row.forEach((text, ti) => text !== undefined && wanted.set(cache.key(contextOf(bench.tasks[ti]!.dbId), bench.tasks[ti]!.goldSql, text), [ti, text])));
+    const kept = cache.lookup([...wanted.keys()]);
+    const fresh = new Map<string, EmItem>();
+    for (const [key, [ti, text]] of wanted) {
+      const item = kept.get(key) ?? scoreOne(goldOf(ti), text);
+      if (!kept.has(key)) fresh.set(key, item);
+      memo[ti]!.set(text, item);
+    }
+    if (fresh.size > 0) cache.save(fresh);
+  }
+  return texts.map((row) =>
+    row.map((text, ti) => {
+      if (text === undefined) return undefined;
       const known = memo[ti]!.get(text);
       if (known) return known;
-      const item = scoreOne(golds[ti]!, text);
+      const item = scoreOne(goldOf(ti), text);
       memo[ti]!.set(text, item);
       return item;
     }),
   );
 }
 
-function scoreOne(g: { schema: SpiderSchema; kmap: ForeignKeyMap; sql: SpiderSql | undefined }, text: string): EmItem {
+interface Gold {
+  schema: SpiderSchema;
+  kmap: ForeignKeyMap;
+  sql: SpiderSql | undefined;
+}
+
+function parseGold(t: Task, inputs: EmInputs): Gold {
+  const schema = inputs.schemaOf(t.dbId);
+  // A gold the parser rejects cannot be scored by the official code either (it stops there);
+  // here such a task scores 0 for every system.
+  const kmap = inputs.foreignKeys.get(t.dbId) ?? new Map<string, string>();
+  const parsed = tryParseSpiderSql(schema, t.goldSql.trim());
+  // Rebuilt once: the comparison reads the gold without changing it.
+  return { schema, kmap, sql: parsed && rebuildSpiderSql(parsed, schema, kmap) };
+}
+
+function scoreOne(g: Gold, text: string): EmItem {
   const parsed = tryParseSpiderSql(g.schema, text);
   if (!g.sql) return { em: 0, partial: exactMatch(emptySpiderSql(), emptySpiderSql()).partial, predParsed: parsed !== undefined };
   const pred = rebuildSpiderSql(parsed ?? emptySpiderSql(), g.schema, g.kmap);
