@@ -8,7 +8,7 @@ import { parseEnsembleSpec } from '../validate/ensembles.js';
 import { judgeValidationItems } from '../validate/live.js';
 import { loadJudge, parseJudgeSpec, type JudgeVerdicts } from '../validate/sources.js';
 import { validate as validateJudges, type ValidateResult } from '../validate/validate.js';
-import { BATCH_CHECK_ORDER, BATCH_OPTIONS, LLM_CALL_OPTIONS, LLM_CHECK_ORDER, batchModeOptions } from './llm-options.js';
+import { BATCH_OPTIONS, LLM_CALL_OPTIONS, LLM_CHECK_ORDER, batchModeOptions } from './llm-options.js';
 import { resolveOptions, scopedOptions, type OptionTable, type OptionValues, type ParsedOptions } from './option-table.js';
 import { refuse, whole } from './option-checks.js';
 import { promptHashes, withProvenance, type RunRecord } from './provenance.js';
@@ -45,7 +45,7 @@ export const VALIDATE_OPTIONS = {
 } as const satisfies OptionTable;
 
 /** The order in which validate has always reported option errors (the live judge's last). */
-const VALIDATE_CHECK_ORDER = ['iterations', 'seed', 'judge', ...LLM_CHECK_ORDER, 'batch', 'provider', ...BATCH_CHECK_ORDER] as const;
+const VALIDATE_CHECK_ORDER = ['iterations', 'seed', 'judge', ...LLM_CHECK_ORDER, 'batch', 'provider', 'batch-poll', 'batch-wait'] as const;
 
 export type ValidateOptions = OptionValues<typeof VALIDATE_OPTIONS> & RunHooks;
 
