@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../src/api/audit.js';
 import { judge } from '../src/api/judge.js';
+import { leaderboard } from '../src/api/leaderboard.js';
 import { resolveOptions } from '../src/api/option-table.js';
 import { stats } from '../src/api/stats.js';
 import { validate } from '../src/api/validate.js';
@@ -105,6 +106,26 @@ describe('validate: the rules of VALIDATE_OPTIONS', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--provider needs --model and --db-root/);
   }, 60_000);
+});
+
+describe('leaderboard: the rules of LEADERBOARD_OPTIONS', () => {
+  const items = [`${NOWHERE}/a.jsonl`];
+  const board = `${NOWHERE}/board.csv`;
+  it('refuses each wrong value or combination before reading a file', async () => {
+    await refused(() => leaderboard({}), 'give per-item verdict files (from `score --items`), or --board FILE');
+    await refused(() => leaderboard({ items, n: 10 }), '--n is for --board; with verdict files N is the number of tasks');
+    await refused(() => leaderboard({ items, seed: 0.5 }), '--seed must be a whole number (got 0.5)');
+    await refused(() => leaderboard({ board, n: 1534 }), '--board needs --n N and --flawed E or --error-rate R (SALUS on BIRD dev: --n 1534 --flawed 564)');
+    await refused(() => leaderboard({ board, n: 1534, flawed: 564, flags: 'f.csv' }), '--board analyses a published leaderboard; do not combine it with verdict files or --flags');
+    await refused(() => leaderboard({ board, n: 1534, flawed: 564, by: 'db' }), '--by db needs per-item verdicts; a published --board has no per-database scores');
+    await refused(() => leaderboard({ items, metric: 'soft-f1', flags: 'f.csv' }), '--flags and --fail-under work with --metric ex or em, not soft-f1');
+  });
+  it('reports the first of two wrong options in the order it always did', async () => {
+    await refused(() => leaderboard({ board, by: 'db', items }), '--by db needs per-item verdicts; a published --board has no per-database scores');
+    await refused(() => leaderboard({ items, n: 10, seed: 0.5 }), '--n is for --board; with verdict files N is the number of tasks');
+    // A published board has no seed: it is not checked there.
+    await refused(() => leaderboard({ board, seed: 0.5 }), '--board needs --n N and --flawed E or --error-rate R (SALUS on BIRD dev: --n 1534 --flawed 564)');
+  });
 });
 
 describe('stats: the rules of each subcommand table', () => {

@@ -20,13 +20,7 @@ export function atLeast(name: string, v: number | undefined, min: number, intege
   if (wrong) throw new UserError(wrong);
 }
 
-/** A whole-number option; `--seed` above all: the PRNG keeps only a 32-bit integer, so 1.5 would run as 1 while the report said 1.5. */
-export function wholeNumber(name: string, v: number | undefined): void {
-  const wrong = whole(v, {}, name);
-  if (wrong) throw new UserError(wrong);
-}
-
-/** A whole number (any sign), or absent. */
+/** A whole number (any sign), or absent; `--seed` above all: the PRNG keeps only a 32-bit integer, so 1.5 would run as 1 while the report said 1.5. */
 export const whole: OptionCheck = (v, _o, flag) => (v !== undefined && !Number.isInteger(v) ? `--${flag} must be a whole number (got ${String(v)})` : undefined);
 
 /** A time in seconds above 0. */
