@@ -17,7 +17,7 @@
  */
 import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NARROW_TEXT } from './narrow-text.js';
 
@@ -35,36 +35,59 @@ const OWN_URL_NOT_NEEDED: Record<string, string> = {
   'yargs-parser': 'absolute paths only',
 };
 
-/** The package a file in node_modules belongs to: `yargs`, `@scope/name`. */
-function packageOf(file: string): string {
+/** The package a file in node_modules belongs to (`yargs`, `@scope/name`) and the file's path in it. */
+function packageOf(file: string): { name: string; inside: string } {
   const parts = file.split(sep);
   const at = parts.lastIndexOf('node_modules');
-  return parts.slice(at + 1, at + (parts[at + 1]!.startsWith('@') ? 3 : 2)).join('/');
+  const end = at + (parts[at + 1]!.startsWith('@') ? 3 : 2);
+  return { name: parts.slice(at + 1, end).join('/'), inside: parts.slice(end).join('/') };
 }
+
+/**
+ * Where a package is installed as seen from a module: the first `node_modules/<name>` up from the
+ * module's folder, the folders Node's resolution of a bare name tries. `import.meta.resolve` would
+ * say the same, but its first call cost 6-27 ms of every start-up (measured); this costs < 1 ms.
+ */
+const OWN_URL_HELPER = `import { existsSync } from 'node:fs';
+export function installedFileUrl(from, name, inside) {
+  for (let dir = new URL('.', from); ; ) {
+    if (!dir.pathname.endsWith('/node_modules/')) {
+      const pkg = new URL('node_modules/' + name + '/', dir);
+      if (existsSync(new URL('package.json', pkg))) return new URL(inside, pkg).href;
+    }
+    const up = new URL('..', dir);
+    if (up.href === dir.href) throw new Error('sqlboard: cannot find its dependency ' + name + ' in a node_modules folder above ' + from);
+    dir = up;
+  }
+}`;
 
 /**
  * A bundled dependency that finds its own files from `import.meta.url` (yargs: its locales, and
  * the package.json above its node_modules whose version `--version` prints) would otherwise look
  * next to the bundle. Each such `import.meta.url` becomes the file's own URL in the installed
- * package, found at run time by Node's resolution of the package from the bundle; only a direct
- * dependency is sure to resolve there wherever this package is installed.
+ * package, found at run time from the bundle as Node finds the package; only a direct dependency
+ * is sure to be found there wherever this package is installed.
  */
 const ownUrlOfDependencies: Plugin = {
   name: 'own-url-of-dependencies',
   setup(b) {
+    b.onResolve({ filter: /^sqlboard-own-url$/ }, () => ({ path: 'own-url.js', namespace: 'sqlboard-own-url' }));
+    b.onLoad({ filter: /.*/, namespace: 'sqlboard-own-url' }, () => ({ contents: OWN_URL_HELPER, loader: 'js' }));
     b.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async (args) => {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
-      const name = packageOf(args.path);
+      const { name, inside } = packageOf(args.path);
       if (OWN_URL_NOT_NEEDED[name]) return undefined;
       const entry = await b.resolve(name, { kind: 'import-statement', resolveDir: dirname(args.path) });
       const fromBundle = await b.resolve(name, { kind: 'import-statement', resolveDir: OUT });
       if (!DEPENDENCIES.has(name) || entry.errors.length > 0 || entry.path !== fromBundle.path) {
         return { errors: [{ text: `${args.path} finds its files from import.meta.url, and ${name} is not a dependency resolving to this copy from ${OUT}` }] };
       }
-      const fromEntry = relative(dirname(entry.path), args.path).split(sep).join('/');
-      const own = `new URL(${JSON.stringify(fromEntry)}, import.meta.resolve(${JSON.stringify(name)})).href`;
-      return { contents: text.replaceAll('import.meta.url', own), loader: 'js' };
+      // Imports are evaluated before the module's body, whatever their place in it.
+      const own = `import { installedFileUrl as __installedFileUrl } from 'sqlboard-own-url';
+const __ownUrl = __installedFileUrl(import.meta.url, ${JSON.stringify(name)}, ${JSON.stringify(inside.split(sep).join('/'))});
+`;
+      return { contents: own + text.replaceAll('import.meta.url', '__ownUrl'), loader: 'js' };
     });
   },
 };

@@ -22,9 +22,9 @@ if (!existsSync(join(ROOT, 'dist', 'cli', 'sqlboard.js'))) {
 }
 
 /** The bundled CLI as an installed user runs it, from a directory that is not the package's. */
-function runBin(args: string[]): Promise<CliResult> {
+function runBin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'sqlboard.js'), ...args], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'sqlboard.js'), ...args], { cwd: tmp, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -43,6 +43,11 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
       const [bundled, source] = await Promise.all([runBin(args), runCli(args)]);
       expect({ args, code: bundled.code, stdout: bundled.stdout, stderr: bundled.stderr }).toEqual({ args, code: source.code, stdout: source.stdout, stderr: source.stderr });
     }
+    // yargs' messages in the user's language come from its own locales/, found from the bundle.
+    const german = { LC_ALL: '', LC_MESSAGES: '', LANG: 'de_DE.UTF-8' };
+    const [bundled, source] = await Promise.all([runBin(['stats', '--help'], german), runCli(['stats', '--help'], { env: german })]);
+    expect(source.stdout).toContain('Optionen:');
+    expect(bundled.stdout).toBe(source.stdout);
   });
 
   it('scores as the source does, through its own execution and timing processes and the bundled data', async () => {
