@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,17 +22,7 @@ if (!existsSync(join(ROOT, 'dist', 'cli', 'sqlboard.js'))) {
 }
 
 /** The bundled CLI as an installed user runs it, from a directory that is not the package's. */
-function runBin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'sqlboard.js'), ...args], { cwd: tmp, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+const runBin = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(args, { bundled: true, cwd: tmp, env });
 
 describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
   it('prints the same help and errors as the source, and its own version', async () => {

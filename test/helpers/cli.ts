@@ -13,10 +13,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI from source (tsx), so tests never depend on a stale dist/. */
-export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+/**
+ * Runs the CLI from source (tsx), so tests never depend on a stale dist/; with `bundled`, as an
+ * installed user runs it: bin/sqlboard.js and the bundle in dist/cli/ (test/bundled-cli.test.ts).
+ */
+export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; bundled?: boolean } = {}): Promise<CliResult> {
+  const entry = opts.bundled ? [join(ROOT, 'bin', 'sqlboard.js')] : ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+    const child = spawn(process.execPath, [...entry, ...args], {
       cwd: opts.cwd ?? ROOT,
       env: { ...process.env, ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
