@@ -32,8 +32,14 @@ describe('parseCsvRows (papaparse)', () => {
     ]);
   });
 
-  it('keeps a quote inside an unquoted cell as text, doubled quotes inside a quoted one as one', () => {
-    expect(parseCsvRows('a,b\n1,x "q" y\n2,"say ""hi"""\n').map((r) => r.cells)).toEqual([['a', 'b'], ['1', 'x "q" y'], ['2', 'say "hi"']]);
+  it('reads doubled quotes inside a quoted cell as one; a quote inside an unquoted cell is an error (text only when lenient)', () => {
+    expect(parseCsvRows('a,b\n2,"say ""hi"", then, ""bye"""\n').map((r) => r.cells)).toEqual([['a', 'b'], ['2', 'say "hi", then, "bye"']]);
+    // A space before the quote: papaparse alone would split "SELECT a, b" at its comma, silently.
+    for (const bad of ['a,b\n1, "SELECT a, b FROM t"\n', 'a,b\n1,x "q" y\n']) {
+      expect(() => parseCsvRows(bad)).toThrow(CsvSyntaxError);
+      expect(() => parseCsvRows(bad)).toThrow(/record starting on line 2/);
+    }
+    expect(parseCsvRows('a,b\n1,x "q" y\n', { lenientQuotes: true }).map((r) => r.cells)).toEqual([['a', 'b'], ['1', 'x "q" y']]);
   });
 
   it('refuses an unclosed quote, naming the line its record starts on', () => {

@@ -20,12 +20,38 @@ export class CsvSyntaxError extends Error {
 }
 
 /**
+ * Whether a record's text has a quote inside a cell that does not start with one (`1, "a, b"`: a
+ * space before the quote). papaparse would read that quote as text and split the cell at its comma,
+ * silently; csv-parse called it an invalid opening quote, and so does this.
+ */
+function quoteInUnquotedCell(raw: string): boolean {
+  let i = 0;
+  while (i < raw.length) {
+    if (raw[i] === '"') {
+      // A quoted cell: to its closing quote (a doubled quote stays inside); papaparse checks the rest.
+      for (i++; i < raw.length; i++) {
+        if (raw[i] === '"') {
+          if (raw[i + 1] !== '"') break;
+          i++;
+        }
+      }
+      while (i < raw.length && raw[i] !== ',') i++;
+    } else {
+      for (; i < raw.length && raw[i] !== ','; i++) if (raw[i] === '"') return true;
+    }
+    i++;
+  }
+  return false;
+}
+
+/**
  * CSV as RFC 4180 writes it (comma, double quotes doubled inside quoted cells, LF or CRLF), parsed
  * by papaparse, which reads a file several times faster than csv-parse did (the bundled DIN-SQL CSVs
  * cost a run ~0.1 s each): records with the lines they span, blank lines skipped, records of any
- * length, a leading BOM dropped. A quote inside an unquoted cell is kept as text.
+ * length, a leading BOM dropped. A quote inside a cell that does not start with one is an error,
+ * as it was with csv-parse, unless `lenientQuotes` (then it is text).
  */
-export function parseCsvRows(text: string): CsvRow[] {
+export function parseCsvRows(text: string, opts: { lenientQuotes?: boolean } = {}): CsvRow[] {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const rows: CsvRow[] = [];
   // The line at `pos`, counted forward only, so the whole file is scanned once.
@@ -53,8 +79,11 @@ export function parseCsvRows(text: string): CsvRow[] {
       const endLine = lineAt(last);
       lineAt(end);
       const error = result.errors.find((e) => e.type === 'Quotes');
-      if (error) {
-        failure = new CsvSyntaxError(`${error.message} (record starting on line ${first})`, first);
+      const record = src.slice(start, last);
+      const stray = !error && !opts.lenientQuotes && record.includes('"') && quoteInUnquotedCell(record);
+      if (error || stray) {
+        const what = error ? error.message : 'a quote inside a cell that does not start with one (quote the whole cell, with no space before the quote)';
+        failure = new CsvSyntaxError(`${what} (record starting on line ${first})`, first);
         parser.abort();
         return;
       }

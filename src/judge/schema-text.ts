@@ -93,7 +93,8 @@ export function readDescriptions(dir: string, tables: string[]): Map<string, str
     const text = isUtf8(buf) ? buf.toString('utf8') : buf.toString('latin1');
     let rows: string[][];
     try {
-      rows = parseCsvRows(text).map((r) => r.cells);
+      // BIRD's description files have stray quotes in free text (csv-parse's relax_quotes before).
+      rows = parseCsvRows(text, { lenientQuotes: true }).map((r) => r.cells);
     } catch {
       continue;
     }
