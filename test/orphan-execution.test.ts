@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_SETPRIV } from '../src/execution/parent-death.js';
+import { KERNEL_WATCHED, NO_SETPRIV, setprivPath } from '../src/execution/parent-death.js';
 import { ROOT, runCli, SPIDER } from './helpers/cli.js';
 
 /** A query that never ends and never grows: only a dead execution process stops it. */
@@ -33,6 +33,18 @@ function alive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
+  }
+}
+
+/** CPU time (user + system) a process has used, in seconds. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the comm field: state is field 3, utime 14 and stime 15 (1-based), in clock ticks (100/s).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
   }
 }
 
@@ -93,9 +105,11 @@ describe.runIf(process.platform === 'linux')('an execution process dies with its
         // tsx's own loader may sit between; the execution process is the one running exec-child.
         const found = await until(() => (worker = childrenOf(cli.pid!).find((c) => c.cmd.includes('exec-child'))) !== undefined, 60_000);
         expect(found, 'an execution process started').toBe(true);
-        // Let it take the endless query (it reports ready, then gets its batch).
-        await sleep(1500);
-        expect(alive(worker!.pid)).toBe(true);
+        // Started the way this case says (setpriv marks the process's environment).
+        const kernel = readFileSync(`/proc/${worker!.pid}/environ`, 'utf8').split('\0').includes(`${KERNEL_WATCHED}=1`);
+        expect(kernel).toBe(label.startsWith('through the kernel') && setprivPath() !== undefined);
+        // Until it runs the endless query: its CPU time keeps rising (booting alone takes well under 2 s of it).
+        expect(await until(() => cpuSeconds(worker!.pid) > 2, 60_000), 'the execution process ran the query').toBe(true);
         cli.kill('SIGKILL');
         await exited;
         // The watchdog looks every 0.5 s; the kernel's signal is immediate.

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 describe.runIf(process.platform === 'linux')('execution processes started before the CLI loads', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlboard-prespawn-'));
-  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string }[];
+  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string; query: string }[];
   const questions = join(dir, 'dev.json');
   writeFileSync(questions, JSON.stringify(dev.slice(0, 1)));
   const pred = join(dir, 'pred.sql');
@@ -54,12 +54,12 @@ describe.runIf(process.platform === 'linux')('execution processes started before
     let stdout = '';
     cli.stdout.on('data', (d) => (stdout += d));
     const exited = new Promise<number | null>((r) => cli.on('exit', r));
-    // Sampled for 2 s from the first sight of a process, well before the query's 8 s timeout
-    // replaces it (a replacement could briefly overlap its predecessor).
+    // Sampled for 6 s from the first sight of a process (the pool adopts, or forks, only once the CLI
+    // has loaded), before the query's 8 s timeout, which starts with its dispatch, can replace it.
     const first = Date.now();
     while (execProcessesUnder(cli.pid!).length === 0 && Date.now() - first < 30_000) await sleep(20);
     let most = 0;
-    for (const until = Date.now() + 2000; Date.now() < until; ) {
+    for (const until = Date.now() + 6000; Date.now() < until; ) {
       most = Math.max(most, execProcessesUnder(cli.pid!).length);
       await sleep(50);
     }
@@ -94,5 +94,25 @@ describe.runIf(process.platform === 'linux')('execution processes started before
     });
     for (let t = 0; t < 100 && alive().length > 0; t++) await sleep(50);
     expect(alive()).toEqual([]);
+  }, 60_000);
+
+  it('score through setpriv that cannot start Node: the processes started early fail, the rest start directly', async () => {
+    const bin = join(dir, 'fake-bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'setpriv'), '#!/bin/sh\necho "setpriv: unrecognized option --pdeathsig" >&2\nexit 1\n');
+    chmodSync(join(bin, 'setpriv'), 0o755);
+    const gold = join(dir, 'gold.sql');
+    writeFileSync(gold, `${dev[0]!.query}\t${dev[0]!.db_id}\n`);
+    const cli = spawn(process.execPath, [BIN, 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `g=${gold}`, '--store', join(dir, 'fake.db'), '--json'], {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    cli.stdout.on('data', (d) => (stdout += d));
+    cli.stderr.on('data', (d) => (stderr += d));
+    expect(await new Promise((r) => cli.on('exit', r)), stderr).toBe(0);
+    expect(stderr).toMatch(/unrecognized option --pdeathsig/);
+    expect((JSON.parse(stdout) as { systems: { correct: number }[] }).systems[0]!.correct).toBe(1);
   }, 60_000);
 });

@@ -14,7 +14,13 @@ export const KERNEL_WATCHED = 'SQLBOARD_PDEATHSIG';
 /** For tests: force the watchdog thread even where setpriv exists. */
 export const NO_SETPRIV = 'SQLBOARD_NO_SETPRIV';
 
-let setpriv: string | null | undefined;
+/**
+ * Shared through a global, as prespawn.ts's registry is: bin/sqlboard.js starts processes from tsc's
+ * output and the pool runs in the CLI's bundle, each with its own copy of this module, and a setpriv
+ * found unusable by one must be given up by both.
+ */
+const STATE = Symbol.for('sqlboard.setpriv');
+const state: { path?: string | null } = ((globalThis as Record<symbol, { path?: string | null } | undefined>)[STATE] ??= {});
 
 /**
  * The setpriv program to start execution processes through, or undefined. Found on PATH without
@@ -22,21 +28,21 @@ let setpriv: string | null | undefined;
  * (util-linux < 2.33, 2018) exits at once, and the pool then calls setprivFailed().
  */
 export function setprivPath(): string | undefined {
-  if (setpriv === undefined) {
-    setpriv = null;
+  if (state.path === undefined) {
+    state.path = null;
     if (process.platform === 'linux' && !process.env[NO_SETPRIV]) {
       for (const dir of (process.env.PATH ?? '').split(delimiter)) {
         if (dir && existsSync(join(dir, 'setpriv'))) {
-          setpriv = join(dir, 'setpriv');
+          state.path = join(dir, 'setpriv');
           break;
         }
       }
     }
   }
-  return setpriv ?? undefined;
+  return state.path ?? undefined;
 }
 
 /** An execution process started through setpriv died before it was ready: start the rest without it. */
 export function setprivFailed(): void {
-  setpriv = null;
+  state.path = null;
 }

@@ -64,6 +64,7 @@ export class ProcessPool {
   /** Starts processes now (up to `count`), so their start-up overlaps whatever the caller does next. */
   warm(count = this.opts.size): void {
     while (!this.closed && this.slots.length < Math.min(count, this.opts.size)) this.slots.push(this.spawn());
+    if (this.slots.length >= this.opts.size) releasePrespawned();
   }
 
   run(jobs: PoolJob[], want: ResultWants, onResult: (jobId: number, result: WireResult) => void): Promise<void> {
@@ -79,6 +80,8 @@ export class ProcessPool {
     return new Promise<void>((resolve) => {
       this.finish = resolve;
       while (this.slots.length < Math.min(this.opts.size, this.queue.length)) this.slots.push(this.spawn());
+      // Processes started early beyond what this pool runs (prespawn read the options its own way) go now.
+      if (this.slots.length >= this.opts.size) releasePrespawned();
       for (const slot of this.slots) this.dispatch(slot);
     });
   }
@@ -258,9 +261,12 @@ export class ProcessPool {
     slot.child.kill('SIGKILL');
     const unanswered = slot.batch;
     slot.batch = [];
-    this.slots[index] = this.spawn();
+    const fresh = this.spawn();
+    this.slots[index] = fresh;
     if (unanswered.length === 1 && resultForRunning) this.settle(unanswered[0]!.jobId, resultForRunning);
     else this.queue.unshift(...unanswered.map((j) => ({ ...j, isolate: true })));
+    // A process adopted ready (prespawn.ts) sends no 'ready' to this pool: it takes work now.
+    if (fresh.ready) this.dispatch(fresh);
   }
 
   private settle(jobId: number, result: WireResult): void {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { ChildMessage } from './pool-protocol.js';
 import { DEFAULT_STORE } from '../store/default-store.js';
 import { forkExecProcess, type ExecProcess } from './exec-process.js';
+import { setprivFailed } from './parent-death.js';
 import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
 
 /**
@@ -42,7 +43,16 @@ export function prespawnFor(args: readonly string[]): void {
   const count = Math.min(maxWorkers(memoryMb > 0 ? memoryMb : DEFAULT_MAX_MEMORY_MB), workers >= 1 ? Math.floor(workers) : Number.POSITIVE_INFINITY);
   for (let i = 0; i < count; i++) {
     const p = forkExecProcess();
-    const e: Early = { ...p, ready: false, onMessage: (msg) => void (msg.type === 'ready' && (e.ready = true)), onExit: () => void early.splice(early.indexOf(e), 1) };
+    const e: Early = {
+      ...p,
+      ready: false,
+      onMessage: (msg) => void (msg.type === 'ready' && (e.ready = true)),
+      onExit: () => {
+        early.splice(early.indexOf(e), 1);
+        // As in the pool: a setpriv that cannot start Node ends before the process is ready.
+        if (e.throughSetpriv && !e.ready) setprivFailed();
+      },
+    };
     p.child.on('message', e.onMessage);
     p.child.once('exit', e.onExit);
     p.child.on('error', () => {});
