@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KERNEL_WATCHED, NO_SETPRIV, setprivPath } from '../src/execution/parent-death.js';
 import { ROOT, runCli, SPIDER } from './helpers/cli.js';
+import { failingSetprivSetup } from './helpers/failing-setpriv.js';
 
 /** A query that never ends and never grows: only a dead execution process stops it. */
 const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
@@ -73,15 +74,9 @@ describe.runIf(process.platform === 'linux')('an execution process dies with its
   writeFileSync(pred, `${ENDLESS}\t${dev[0]!.db_id}\n`);
 
   it('runs its queries without setpriv when the setpriv found cannot start them', async () => {
-    // A setpriv too old for --pdeathsig exits with an error before Node starts.
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'setpriv'), '#!/bin/sh\necho "setpriv: unrecognized option --pdeathsig" >&2\nexit 1\n');
-    chmodSync(join(bin, 'setpriv'), 0o755);
-    const gold = join(dir, 'gold.sql');
-    writeFileSync(gold, `${dev[0]!.query}\t${dev[0]!.db_id}\n`);
+    const { path, gold } = failingSetprivSetup(dir, dev[0]!);
     const r = await runCli(['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `gold=${gold}`, '--json', '--store', join(dir, 'fallback.db')], {
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+      env: { PATH: path },
     });
     expect(r.code, r.stderr).toBe(0);
     // The fake setpriv was tried (its processes' stderr is the run's), then Node started directly.

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, SPIDER } from './helpers/cli.js';
+import { failingSetprivSetup } from './helpers/failing-setpriv.js';
 
 /**
  * bin/sqlboard.js starts a cold score's execution processes before the CLI loads (prespawn.ts);
@@ -97,14 +98,9 @@ describe.runIf(process.platform === 'linux')('execution processes started before
   }, 60_000);
 
   it('score through setpriv that cannot start Node: the processes started early fail, the rest start directly', async () => {
-    const bin = join(dir, 'fake-bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'setpriv'), '#!/bin/sh\necho "setpriv: unrecognized option --pdeathsig" >&2\nexit 1\n');
-    chmodSync(join(bin, 'setpriv'), 0o755);
-    const gold = join(dir, 'gold.sql');
-    writeFileSync(gold, `${dev[0]!.query}\t${dev[0]!.db_id}\n`);
+    const { path, gold } = failingSetprivSetup(dir, dev[0]!);
     const cli = spawn(process.execPath, [BIN, 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `g=${gold}`, '--store', join(dir, 'fake.db'), '--json'], {
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+      env: { ...process.env, PATH: path },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
