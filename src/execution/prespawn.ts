@@ -15,7 +15,7 @@ import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
 interface Early extends ExecProcess {
   ready: boolean;
   onMessage: (msg: ChildMessage) => void;
-  onExit: () => void;
+  onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 /**
@@ -47,10 +47,12 @@ export function prespawnFor(args: readonly string[]): void {
       ...p,
       ready: false,
       onMessage: (msg) => void (msg.type === 'ready' && (e.ready = true)),
-      onExit: () => {
-        early.splice(early.indexOf(e), 1);
-        // As in the pool: a setpriv that cannot start Node ends before the process is ready.
-        if (e.throughSetpriv && !e.ready) setprivFailed();
+      onExit: (_code, signal) => {
+        const at = early.indexOf(e);
+        if (at >= 0) early.splice(at, 1);
+        // As in the pool: a setpriv that cannot start Node ends by itself before the process is
+        // ready (one killed by releasePrespawned has a signal and says nothing about setpriv).
+        if (e.throughSetpriv && !e.ready && signal === null) setprivFailed();
       },
     };
     p.child.on('message', e.onMessage);
