@@ -57,14 +57,27 @@ export function runExactMatch(bench: Benchmark, systems: PredictionSet[], inputs
       }
       return c;
     };
-    const wanted = new Map<string, [number, string]>();
-    texts.forEach((row) => row.forEach((text, ti) => text !== undefined && wanted.set(cache.key(contextOf(bench.tasks[ti]!.dbId), bench.tasks[ti]!.goldSql, text), [ti, text])));
+    // Each distinct (task, text) is hashed once; tasks with the same gold on the same database share
+    // a key, and every one of them gets the kept (or newly scored) result.
+    const wanted = new Map<string, [number, string][]>();
+    const keyed = bench.tasks.map(() => new Set<string>());
+    texts.forEach((row) =>
+      row.forEach((text, ti) => {
+        if (text === undefined || keyed[ti]!.has(text)) return;
+        keyed[ti]!.add(text);
+        const key = cache.key(contextOf(bench.tasks[ti]!.dbId), bench.tasks[ti]!.goldSql, text);
+        const list = wanted.get(key);
+        if (list) list.push([ti, text]);
+        else wanted.set(key, [[ti, text]]);
+      }),
+    );
     const kept = cache.lookup([...wanted.keys()]);
     const fresh = new Map<string, EmItem>();
-    for (const [key, [ti, text]] of wanted) {
+    for (const [key, uses] of wanted) {
+      const [ti, text] = uses[0]!;
       const item = kept.get(key) ?? scoreOne(goldOf(ti), text);
       if (!kept.has(key)) fresh.set(key, item);
-      memo[ti]!.set(text, item);
+      for (const [t, x] of uses) memo[t]!.set(x, item);
     }
     if (fresh.size > 0) cache.save(fresh);
   }
