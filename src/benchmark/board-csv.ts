@@ -1,5 +1,5 @@
 import { InputFileError } from '../errors.js';
-import { CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
+import { cellsByName, CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
 import { readText } from './read-json.js';
 
 /** One published leaderboard row, scores as fractions. */
@@ -49,7 +49,7 @@ export function readBoardCsv(file: string): BoardFile {
     throw new InputFileError(file, e.line, `not a CSV file (${e.message})`);
   }
   const names = (parsed[0]?.cells ?? []).map((c) => c.trim().toLowerCase());
-  const rows = parsed.slice(1).map((r) => ({ record: Object.fromEntries(names.flatMap((n, c) => (c < r.cells.length ? [[n, r.cells[c]!]] : []))) as Record<string, string>, line: r.line }));
+  const rows = parsed.slice(1).map((r) => ({ record: cellsByName(names, r), line: r.line }));
   const header = rows[0] ? names : [];
   const nameCol = ['system', 'model', 'name'].find((c) => header.includes(c));
   if (!nameCol || !header.includes('dev') || !header.includes('test')) {

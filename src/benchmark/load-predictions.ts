@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { InputFileError } from '../errors.js';
-import { CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
+import { cellsByName, CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
 import { arrayElementLines, objectKeyLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
 import { missingSelect, repairNotes, restoreSelect, type RepairCounts, type RepairName } from './repairs.js';
 import type { Benchmark, Prediction, PredictionSet } from './types.js';
@@ -206,9 +206,8 @@ function loadCsv(file: string, text: string, bench: Benchmark, set: PredictionSe
     if (!(e instanceof CsvSyntaxError)) throw e;
     throw new InputFileError(file, e.line, `malformed CSV (${e.message})`);
   }
-  // Records keyed by the header's names (a short record lacks the last ones, a long one's extra cells are dropped).
   const names = parsed[0]?.cells ?? [];
-  const rows = parsed.slice(1).map((r) => Object.fromEntries(names.flatMap((n, c) => (c < r.cells.length ? [[n, r.cells[c]!]] : []))) as Record<string, string>);
+  const rows = parsed.slice(1).map((r) => cellsByName(names, r));
   // The line a record ends on (a quoted SQL may span several).
   const rowLines = parsed.slice(1).map((r) => r.endLine);
   const header = rows.length > 0 ? names : [];
