@@ -1,14 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KERNEL_WATCHED, NO_SETPRIV, setprivPath } from '../src/execution/parent-death.js';
 import { ROOT, runCli, SPIDER } from './helpers/cli.js';
-import { failingSetprivSetup } from './helpers/failing-setpriv.js';
-
-/** A query that never ends and never grows: only a dead execution process stops it. */
-const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
+import { alive, endlessTask, failingSetprivSetup } from './helpers/execution-processes.js';
 
 /** Live (not zombie) processes whose parent is `ppid`, with their command lines. */
 function childrenOf(ppid: number): { pid: number; cmd: string }[] {
@@ -26,15 +23,6 @@ function childrenOf(ppid: number): { pid: number; cmd: string }[] {
     }
   }
   return out;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 /** CPU time (user + system) a process has used, in seconds. */
@@ -67,14 +55,10 @@ async function until(cond: () => boolean, ms: number): Promise<boolean> {
  */
 describe.runIf(process.platform === 'linux')('an execution process dies with its run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlboard-orphan-'));
-  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string; query: string }[];
-  const questions = join(dir, 'dev.json');
-  writeFileSync(questions, JSON.stringify(dev.slice(0, 1)));
-  const pred = join(dir, 'pred.sql');
-  writeFileSync(pred, `${ENDLESS}\t${dev[0]!.db_id}\n`);
+  const { first, questions, pred } = endlessTask(dir);
 
   it('runs its queries without setpriv when the setpriv found cannot start them', async () => {
-    const { path, gold } = failingSetprivSetup(dir, dev[0]!);
+    const { path, gold } = failingSetprivSetup(dir, first);
     const r = await runCli(['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `gold=${gold}`, '--json', '--store', join(dir, 'fallback.db')], {
       env: { PATH: path },
     });

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, SPIDER } from './helpers/cli.js';
-import { failingSetprivSetup } from './helpers/failing-setpriv.js';
+import { alive, endlessTask, failingSetprivSetup } from './helpers/execution-processes.js';
 
 /**
  * bin/sqlboard.js starts a cold score's execution processes before the CLI loads (prespawn.ts);
@@ -12,7 +12,6 @@ import { failingSetprivSetup } from './helpers/failing-setpriv.js';
  * These run the installed entry point (bin/ → dist/, built by `npm test`'s pretest).
  */
 const BIN = join(ROOT, 'bin', 'sqlboard.js');
-const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
 
 /** Live execution processes among the descendants of `root`. */
 function execProcessesUnder(root: number): number[] {
@@ -41,11 +40,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 describe.runIf(process.platform === 'linux')('execution processes started before the CLI loads', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlboard-prespawn-'));
-  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string; query: string }[];
-  const questions = join(dir, 'dev.json');
-  writeFileSync(questions, JSON.stringify(dev.slice(0, 1)));
-  const pred = join(dir, 'pred.sql');
-  writeFileSync(pred, `${ENDLESS}\t${dev[0]!.db_id}\n`);
+  const { first, questions, pred } = endlessTask(dir);
   const args = (store: string, ...more: string[]): string[] => [
     BIN, 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `x=${pred}`, '--store', join(dir, store), ...more,
   ];
@@ -85,20 +80,13 @@ describe.runIf(process.platform === 'linux')('execution processes started before
     expect(stderr).toMatch(/--max-rows/);
     expect(started.size, 'processes were started for the run').toBeGreaterThan(0);
     // They end with the run: its IPC channel closed (or the kernel's parent-death signal).
-    const alive = (): number[] => [...started].filter((p) => {
-      try {
-        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-      } catch {
-        return false;
-      }
-    });
-    for (let t = 0; t < 100 && alive().length > 0; t++) await sleep(50);
-    expect(alive()).toEqual([]);
+    const left = (): number[] => [...started].filter(alive);
+    for (let t = 0; t < 100 && left().length > 0; t++) await sleep(50);
+    expect(left()).toEqual([]);
   }, 60_000);
 
   it('score through setpriv that cannot start Node: the processes started early fail, the rest start directly', async () => {
-    const { path, gold } = failingSetprivSetup(dir, dev[0]!);
+    const { path, gold } = failingSetprivSetup(dir, first);
     const cli = spawn(process.execPath, [BIN, 'score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `g=${gold}`, '--store', join(dir, 'fake.db'), '--json'], {
       env: { ...process.env, PATH: path },
       stdio: ['ignore', 'pipe', 'pipe'],
