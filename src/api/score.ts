@@ -21,6 +21,7 @@ import { scoreJson, scoreReport } from '../report/score-report.js';
 import { breakdownByDatabase } from '../stats/by-database.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { EmStore } from '../execution/em-store.js';
+import { HardnessStore } from '../execution/hardness-store.js';
 import { atLeast } from './option-checks.js';
 import { withProvenance, writeMetaBeside } from './provenance.js';
 import { resolveOptions, type OptionTable, type OptionValues } from './option-table.js';
@@ -145,7 +146,9 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
     // The explorer previews what each query returned: the run store must keep the rows.
     const keepRows = opts.explorer === true;
-    run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, keepRows, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
+    // Spider hardness levels too: a re-run parses no gold for them.
+    const hardness = new HardnessStore(store);
+    run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, keepRows, hardness, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
       execute: (d, t) => opts.onProgress?.('executing', d, t),
       time: (d, t) => opts.onProgress?.('timing (VES)', d, t),
     });

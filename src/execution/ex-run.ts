@@ -25,6 +25,15 @@ export interface ExOptions {
    * needs only row sets; without it a `bird` run keeps digests only.
    */
   keepRows?: boolean;
+  /** Spider hardness levels kept from earlier runs (the run store's HardnessStore). */
+  hardness?: HardnessCache;
+}
+
+/** Spider hardness levels by gold SQL text, kept between runs. */
+export interface HardnessCache {
+  /** The kept level of each text that has one. */
+  lookup(sqls: readonly string[]): Map<string, string>;
+  save(levels: Map<string, string>): void;
 }
 
 export interface DifficultyScore {
@@ -84,6 +93,25 @@ const LEVELS: Record<Benchmark['format'], string[]> = {
 /** BIRD's file carries a difficulty; Spider's is computed from the gold SQL by the official rules. */
 export function taskDifficulty(bench: Benchmark, task: Task): string {
   return task.difficulty ?? (bench.format === 'spider' ? spiderHardness(task.goldSql) : 'unknown');
+}
+
+/**
+ * Every task's difficulty, in slices (this runs while the queries do). With a cache, Spider
+ * hardness is computed only for the gold texts it does not hold, and those are kept.
+ */
+async function taskDifficulties(bench: Benchmark, cache: HardnessCache | undefined): Promise<string[]> {
+  if (!cache || bench.format !== 'spider') return mapInSlices(bench.tasks, (t) => taskDifficulty(bench, t));
+  const kept = cache.lookup([...new Set(bench.tasks.filter((t) => t.difficulty === undefined).map((t) => t.goldSql))]);
+  const fresh = new Map<string, string>();
+  const levels = await mapInSlices(bench.tasks, (t) => {
+    const known = t.difficulty ?? kept.get(t.goldSql) ?? fresh.get(t.goldSql);
+    if (known !== undefined) return known;
+    const level = spiderHardness(t.goldSql);
+    fresh.set(t.goldSql, level);
+    return level;
+  });
+  if (fresh.size > 0) cache.save(fresh);
+  return levels;
 }
 
 /** The SQL the chosen official evaluator actually executes; undefined when it scores 0 without executing. */
@@ -189,7 +217,7 @@ export async function runEx(
   // Failing while the difficulties are found is reported by the await below, not as unhandled.
   running.catch(() => {});
   // The queries are out; the difficulties (Spider's hardness parses every gold) are found while they run.
-  const difficulties = await mapInSlices(bench.tasks, (t) => taskDifficulty(bench, t));
+  const difficulties = await taskDifficulties(bench, opts.hardness);
   const results = await running;
   // As the comparator's evaluator fetches results: BIRD's strict decoding makes undecodable TEXT an error.
   const view = opts.comparator === 'bird' ? birdView : (r: ExecResult): ExecResult => r;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeRows } from './cell-codec.js';
@@ -43,7 +43,7 @@ export class ExecutionStore {
   private readonly getHead;
   private readonly put;
   private readonly putMany;
-  private pending: Record<string, unknown>[] = [];
+  private pending: PendingRow[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly getFile;
   private readonly any;
@@ -68,12 +68,15 @@ export class ExecutionStore {
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
     // Looked up by a JSON array of keys; without the rows, for callers that compare row sets
     // only (a re-run decodes nothing).
-    this.getMany = store.db.prepare<[string], StoredRow & { key: string }>(
-      'SELECT key, status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))',
-    );
-    this.getManyLean = store.db.prepare<[string], StoredRow & { key: string }>(
-      "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))",
-    );
+    // Rows come back as arrays (raw): a re-run reads thousands, and building an object per row cost more than the lookup.
+    this.getMany = store.db
+      .prepare<[string], StoredRow>('SELECT key, status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))')
+      .raw(true);
+    this.getManyLean = store.db
+      .prepare<[string], StoredRow>(
+        "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))",
+      )
+      .raw(true);
     // A report's preview: the first rows and the count, cut out by SQLite so a huge result is never decoded here.
     // A result kept without its rows has no preview.
     this.getHead = store.db.prepare<[number, string], { status: string; columns: string; head: string; total: number; error: string | null }>(
@@ -81,12 +84,13 @@ export class ExecutionStore {
          (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(e.rows) LIMIT ?)) AS head
        FROM executions e WHERE key = ? AND rows <> ''`,
     );
-    this.put = store.db.prepare(
+    // Positional parameters, bound from one array per row: named ones cost an object and a lookup per field.
+    this.put = store.db.prepare<PendingRow>(
       `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set)
-       VALUES (@key, @db, @sql, @status, @columns, @rows, @error, @ms, @timeoutMs, @maxRows, @at, @rowSet)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.putMany = store.db.transaction((rows: Record<string, unknown>[]) => {
-      for (const r of rows) this.put.run(r);
+    this.putMany = store.db.transaction((rows: PendingRow[]) => {
+      for (const r of rows) this.put.run(...r);
     });
     this.any = store.db.prepare('SELECT 1 FROM executions LIMIT 1');
     this.getFile = store.db.prepare<[string], { size: number; mtime_ms: number; sha256: string }>(
@@ -117,7 +121,8 @@ export class ExecutionStore {
 
   /** The limits are part of the key: a result too large under one budget may fit another. */
   static key(dbSha: string, sql: string, maxRows: number, maxBytes: number): string {
-    return createHash('sha256').update(`${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`).digest('hex');
+    // One-shot hash(): a re-run keys thousands of queries, and a Hash object per key cost twice as much.
+    return hash('sha256', `${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`, 'hex');
   }
 
   /**
@@ -133,23 +138,23 @@ export class ExecutionStore {
       const chunk = JSON.stringify(keys.slice(at, at + LOOKUP_CHUNK));
       for (const row of guardStore(this.file, () => stmt.all(chunk))) {
         const r = this.result(row, timeoutMs, withRows);
-        if (r) out.set(row.key, r);
+        if (r) out.set(row[0], r);
       }
     }
     return out;
   }
 
-  private result(row: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
-    if (row.status === 'timeout' ? row.timeout_ms < timeoutMs : row.ms > timeoutMs) return undefined;
-    if (withRows && row.status === 'ok' && row.rows === ROWS_NOT_KEPT) return undefined;
-    const rows = row.status === 'ok' && (withRows || row.row_set === null) ? decodeRows(row.rows) : [];
+  private result([, status, columns, rowsJson, error, ms, timeout, rowSet]: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
+    if (status === 'timeout' ? timeout < timeoutMs : ms > timeoutMs) return undefined;
+    if (withRows && status === 'ok' && rowsJson === ROWS_NOT_KEPT) return undefined;
+    const rows = status === 'ok' && (withRows || rowSet === null) ? decodeRows(rowsJson) : [];
     return {
-      status: row.status as ExecResult['status'],
-      ...decodeColumns(row.columns),
+      status: status as ExecResult['status'],
+      ...decodeColumns(columns),
       rows: withRows ? rows : [],
-      ...(row.status === 'ok' ? { rowSet: row.row_set ?? rowSetDigest(rows) } : {}),
-      ...(row.error !== null ? { error: row.error } : {}),
-      ms: row.ms,
+      ...(status === 'ok' ? { rowSet: rowSet ?? rowSetDigest(rows) } : {}),
+      ...(error !== null ? { error } : {}),
+      ms,
     };
   }
 
@@ -171,13 +176,13 @@ export class ExecutionStore {
     const rowsJson = result.rowsJson ?? (result.status === 'ok' ? ROWS_NOT_KEPT : '[]');
     // Only a budget above the store-safe ceiling lets a result this big through: it is not kept.
     if (rowsJson.length > MAX_VALUE_BYTES / 3 && Buffer.byteLength(rowsJson) > MAX_VALUE_BYTES) return;
-    this.pending.push({
+    this.pending.push([
       key,
-      db: dbSha,
+      dbSha,
       sql,
-      status: result.status,
+      result.status,
       // Plain array of names, or {names, integralReals?, undecodable?} when the result has either.
-      columns: JSON.stringify(
+      JSON.stringify(
         result.integralReals || result.undecodable !== undefined
           ? {
               names: result.columns,
@@ -186,14 +191,14 @@ export class ExecutionStore {
             }
           : result.columns,
       ),
-      rows: rowsJson,
-      error: result.error ?? null,
-      ms: result.ms,
+      rowsJson,
+      result.error ?? null,
+      result.ms,
       timeoutMs,
       maxRows,
-      at: new Date().toISOString(),
-      rowSet: result.rowSet ?? null,
-    });
+      new Date().toISOString(),
+      result.rowSet ?? null,
+    ]);
     // A big result is written at once rather than waiting in memory for its batch.
     if (this.pending.length >= SAVE_BATCH || rowsJson.length > BIG_RESULT_CHARS) this.flush();
     // While a slow query holds up the next batch, what has arrived is written within SAVE_WAIT_MS.
@@ -224,15 +229,24 @@ export class ExecutionStore {
   }
 }
 
-interface StoredRow {
-  status: string;
-  columns: string;
-  rows: string;
-  error: string | null;
-  ms: number;
-  timeout_ms: number;
-  row_set: string | null;
-}
+/** A lookup's row, as SQLite returns it raw: key, status, columns, rows, error, ms, timeout_ms, row_set. */
+type StoredRow = [key: string, status: string, columns: string, rows: string, error: string | null, ms: number, timeoutMs: number, rowSet: string | null];
+
+/** An executions row waiting for its transaction, in the INSERT's column order. */
+type PendingRow = [
+  key: string,
+  dbSha: string,
+  sql: string,
+  status: string,
+  columns: string,
+  rows: string,
+  error: string | null,
+  ms: number,
+  timeoutMs: number,
+  maxRows: number,
+  createdAt: string,
+  rowSet: string | null,
+];
 
 function hashFile(path: string): string {
   const h = createHash('sha256');

@@ -1,7 +1,7 @@
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import type { EmInputs } from './em-run.js';
 import type { ExecutionEngine } from './engine.js';
-import { runEx, type ComparatorName, type ExRun } from './ex-run.js';
+import { runEx, type ComparatorName, type ExRun, type HardnessCache } from './ex-run.js';
 import { addExactMatch, type MetricName } from './score-metrics.js';
 import { addVes, type VesOptions } from './ves-run.js';
 
@@ -11,6 +11,8 @@ export interface ScoreOptions {
   metrics: MetricName[];
   /** Keep the rows of every result in the run store (ExOptions.keepRows). */
   keepRows?: boolean;
+  /** Spider hardness levels kept from earlier runs (ExOptions.hardness). */
+  hardness?: HardnessCache;
   /** Needed for `em`. */
   em?: EmInputs;
   /** Needed for `ves` / `r-ves`. */
@@ -37,7 +39,13 @@ export async function runScore(
     bench,
     systems,
     engine,
-    { comparator: opts.comparator, keepDistinct: opts.keepDistinct ?? false, softF1: opts.metrics.includes('soft-f1'), keepRows: opts.keepRows ?? false },
+    {
+      comparator: opts.comparator,
+      keepDistinct: opts.keepDistinct ?? false,
+      softF1: opts.metrics.includes('soft-f1'),
+      keepRows: opts.keepRows ?? false,
+      ...(opts.hardness ? { hardness: opts.hardness } : {}),
+    },
     progress?.execute,
   );
   await engine.close();
