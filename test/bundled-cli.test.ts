@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, SPIDER, runCli, type CliResult } from './helpers/cli.js';
 
@@ -21,6 +22,22 @@ if (!existsSync(join(ROOT, 'dist', 'cli', 'sqlboard.js'))) {
   spawnSync(process.execPath, [join(ROOT, 'dist', 'scripts', 'bundle-cli.js')], { cwd: ROOT });
 }
 
+/** Every verb and subcommand that has options of its own. */
+const VERB_HELPS = [
+  ['score'],
+  ['judge'],
+  ['audit'],
+  ['leaderboard'],
+  ['validate'],
+  ['stats', 'gap'],
+  ['stats', 'prevalence'],
+  ['stats', 'detector'],
+  ['stats', 'interval'],
+  ['stats', 'agreement'],
+  ['import', 'rose'],
+  ['batch', 'status'],
+];
+
 /** The bundled CLI as an installed user runs it, from a directory that is not the package's. */
 const runBin = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCli(args, { bundled: true, cwd: tmp, env });
 
@@ -38,6 +55,44 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
     const [bundled, source] = await Promise.all([runBin(['stats', '--help'], german), runCli(['stats', '--help'], { env: german })]);
     expect(source.stdout).toContain('Optionen:');
     expect(bundled.stdout).toBe(source.stdout);
+  });
+
+  it("prints every verb's and subcommand's help as the source does", async () => {
+    const helps = [[], ['stats'], ['import'], ['batch'], ...VERB_HELPS].map((args) => [...args, '--help']);
+    for (const args of helps) {
+      const [bundled, source] = await Promise.all([runBin(args), runCli(args)]);
+      expect({ args, code: bundled.code, stdout: bundled.stdout, stderr: bundled.stderr }).toEqual({ args, code: source.code, stdout: source.stdout, stderr: source.stderr });
+      expect(bundled.stdout).toContain('--help');
+    }
+  });
+
+  it("a verb's help and its option errors load only its option table, never the code that runs it", async () => {
+    // A module hook records every file the CLI loads; the bundle's files name the modules they hold.
+    const loaded = join(tmp, 'loaded.txt');
+    const hooks = join(tmp, 'load-hooks.mjs');
+    writeFileSync(
+      hooks,
+      "import { appendFileSync } from 'node:fs';\n" +
+        'export async function load(url, context, next) {\n' +
+        "  if (url.startsWith('file:')) appendFileSync(process.env.SQLBOARD_LOADED, url + '\\n');\n" +
+        '  return next(url, context);\n' +
+        '}\n',
+    );
+    const hook = join(tmp, 'record-loads.mjs');
+    writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    for (const [verb, ...sub] of VERB_HELPS) {
+      for (const last of ['--help', '--nope']) {
+        writeFileSync(loaded, '');
+        const r = await runBin([verb!, ...sub, last], { NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, SQLBOARD_LOADED: loaded });
+        expect(r.code, r.stderr).toBe(last === '--help' ? 0 : 2);
+        const files = readFileSync(loaded, 'utf8').split('\n').filter((u) => u.includes('/dist/cli/'));
+        expect(files.length).toBeGreaterThan(0);
+        const held = files.map((u) => readFileSync(fileURLToPath(u), 'utf8')).join('\n');
+        // The verb's option table is loaded; its handler module, the library function behind it and the table renderer are not.
+        expect(held).toMatch(/\/\/ dist\/src\/api\/[a-z-]+-options\.js/);
+        expect({ verb, last, run: held.match(/\/\/ dist\/src\/(commands\/[a-z]+-run|api\/(score|judge|audit|validate|leaderboard|import-rose|batch-status|stats)|report\/terminal)\.js/g) }).toEqual({ verb, last, run: null });
+      }
+    }
   });
 
   it('scores as the source does, through its own execution and timing processes and the bundled data', async () => {

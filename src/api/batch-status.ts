@@ -4,13 +4,9 @@ import { BatchStore } from '../llm/batch/batch-store.js';
 import { batchStatusReport } from '../report/batch-report.js';
 import { DEFAULT_STORE, openRunStore } from '../store/run-store.js';
 import { withProvenance } from './provenance.js';
-import type { OptionTable, OptionValues } from './option-table.js';
+import type { OptionValues } from './option-table.js';
 import type { CommandResult } from './types.js';
-
-/** `sqlboard batch status`'s options: the CLI's flags and the library's options object come from here. */
-export const BATCH_STATUS_OPTIONS = {
-  store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store holding the batch ids' },
-} as const satisfies OptionTable;
+import { BATCH_STATUS_OPTIONS } from './batch-status-options.js';
 
 export type BatchStatusOptions = OptionValues<typeof BATCH_STATUS_OPTIONS>;
 

@@ -3,15 +3,9 @@ import { importRoseDir } from '../benchmark/rose-import.js';
 import { roseImportReport } from '../report/import-report.js';
 import { checkOutputTargets } from '../report/output-targets.js';
 import { metaBeside, withProvenance, writeMetaBeside } from './provenance.js';
-import type { OptionTable, OptionValues } from './option-table.js';
+import type { OptionValues } from './option-table.js';
 import type { CommandResult } from './types.js';
-
-/** `sqlboard import rose DIR`'s options (DIR is `dir`). */
-export const IMPORT_ROSE_OPTIONS = {
-  system: { type: 'string', demandOption: true, describe: 'Name written into every record' },
-  subset: { type: 'string', describe: 'Subset name (default: a rose-vec-<name> segment of DIR)' },
-  out: { type: 'string', describe: 'Write the per-item records as JSONL to FILE' },
-} as const satisfies OptionTable;
+import { IMPORT_ROSE_OPTIONS } from './import-rose-options.js';
 
 export type ImportRoseOptions = {
   /** ROSE output directory (holds eval_results.json). */

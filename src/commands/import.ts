@@ -1,14 +1,11 @@
 import type { Argv, CommandModule } from 'yargs';
-import { IMPORT_ROSE_OPTIONS, importRose, type ImportRoseOptions } from '../api/import-rose.js';
-import { metaBeside } from '../api/provenance.js';
+import { IMPORT_ROSE_OPTIONS } from '../api/import-rose-options.js';
 import { addOptionTable } from './option-table.js';
-import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions, checkOutputs } from './report-options.js';
-import { apiOptions } from './api-options.js';
+import { addReportOptions } from './report-options.js';
+import type { RoseArgs } from './import-run.js';
 import { VERBS } from './verbs.js';
 
-type RoseArgs = ReportOptions & ImportRoseOptions;
-
+/** `sqlboard import rose`'s flags and help; what it does (and all it loads) is in import-run.ts, loaded only to run it. */
 const rose: CommandModule<object, RoseArgs> = {
   command: 'rose <dir>',
   describe: 'Import a recorded ROSE run (eval_results.json + prover/refuter outputs) as per-item verdicts',
@@ -16,12 +13,7 @@ const rose: CommandModule<object, RoseArgs> = {
     addReportOptions(
       addOptionTable((y as Argv<object>).positional('dir', { type: 'string', demandOption: true, describe: 'ROSE output directory (holds eval_results.json)' }), IMPORT_ROSE_OPTIONS),
     ) as unknown as Argv<RoseArgs>,
-  handler: (argv) => {
-    checkOutputs(argv, { inputs: { 'ROSE directory': argv.dir }, outputs: { '--out': metaBeside(argv.out) } });
-    const result = importRose(apiOptions(argv));
-    for (const note of result.notes) process.stderr.write(`sqlboard: ${note}\n`);
-    emitReport(result.report, result.json, argv);
-  },
+  handler: async (argv) => (await import('./import-run.js')).runImportRose(argv),
 };
 
 export const importCommand: CommandModule<object, object> = {

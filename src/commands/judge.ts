@@ -1,38 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
-import { JUDGE_OPTIONS, judge, type JudgeOptions } from '../api/judge.js';
-import type { ParsedOptions } from '../api/option-table.js';
-import { metaBeside } from '../api/provenance.js';
+import { JUDGE_OPTIONS } from '../api/judge-options.js';
 import { addOptionTable } from './option-table.js';
-import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions, checkOutputs } from './report-options.js';
-import { parseSystemSpecs } from '../benchmark/system-specs.js';
-import { finishRun, printNotes } from './outcome.js';
-import { withRunHooks } from './run-hooks.js';
-import { apiOptions } from './api-options.js';
+import { addReportOptions } from './report-options.js';
+import type { JudgeArgs } from './judge-run.js';
 import { VERBS } from './verbs.js';
 
-/** The library's options (JUDGE_OPTIONS) and the CLI's own output formats. */
-type JudgeArgs = ReportOptions & JudgeOptions & ParsedOptions<typeof JUDGE_OPTIONS>;
-
+/** `sqlboard judge`'s flags and help; what it does (and all it loads) is in judge-run.ts, loaded only to run it. */
 export const judgeCommand: CommandModule<object, JudgeArgs> = {
   ...VERBS.judge,
   builder: (y: Argv) => addReportOptions(addOptionTable(y, JUDGE_OPTIONS)) as unknown as Argv<JudgeArgs>,
-  handler: async (argv) => {
-    checkOutputs(argv, {
-      inputs: {
-        '--questions': argv.questions,
-        '--db-root': argv.dbRoot,
-        '--system': parseSystemSpecs(argv.system).map(([, file]) => file),
-        '--descriptions': argv.descriptions,
-        '--replay': argv.replay,
-        '--price-file': argv.priceFile,
-        '--store': argv.store,
-      },
-      outputs: { '--items': metaBeside(argv.items), '--record': argv.record, '--store': argv.store },
-    });
-    const result = await withRunHooks(argv.store, (hooks) => judge({ ...apiOptions(argv), explorer: argv.html !== undefined, ...hooks }));
-    printNotes(result.notes);
-    emitReport(result.report, result.json, argv);
-    finishRun({ partial: result.partial, belowThreshold: [] });
-  },
+  handler: async (argv) => (await import('./judge-run.js')).runJudge(argv),
 };

@@ -1,7 +1,9 @@
 import type { Argv, CommandModule } from 'yargs';
-import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions, checkOutputs, type PathOptions } from './report-options.js';
-import { AGREEMENT_OPTIONS, DETECTOR_OPTIONS, GAP_OPTIONS, INTERVAL_OPTIONS, PREVALENCE_OPTIONS, stats } from '../api/stats.js';
+import type { ReportOptions } from '../report/output.js';
+import { addReportOptions } from './report-options.js';
+import type { PathOptions } from './check-outputs.js';
+import { AGREEMENT_OPTIONS, DETECTOR_OPTIONS, GAP_OPTIONS, INTERVAL_OPTIONS, PREVALENCE_OPTIONS } from '../api/stats-options.js';
+import type { stats } from '../api/stats.js';
 import type { ParsedOptions } from '../api/option-table.js';
 import { addOptionTable } from './option-table.js';
 import type { CommandResult } from '../api/types.js';
@@ -15,12 +17,12 @@ import { VERBS } from './verbs.js';
 
 // ---- output -----------------------------------------------------------------------------
 
-/** Checks the outputs against the input files before computing (`compute`), then emits. */
-const emit = (argv: ReportOptions, inputs: PathOptions, compute: () => CommandResult): void => {
-  checkOutputs(argv, { inputs });
-  const out = compute();
-  emitReport(out.report, out.json, argv);
-};
+/**
+ * Checks the outputs against the input files before computing (`compute`), then emits; stats-run.ts
+ * (the statistics and the renderers) is loaded only to run a subcommand, not for its help.
+ */
+const emit = async (argv: ReportOptions, inputs: PathOptions, compute: (statistics: typeof stats) => CommandResult): Promise<void> =>
+  (await import('./stats-run.js')).emitStatistic(argv, inputs, compute);
 
 type Sub<A> = CommandModule<object, A & ReportOptions>;
 const withReport = <A>(y: Argv<object>): Argv<A & ReportOptions> => addReportOptions(y) as unknown as Argv<A & ReportOptions>;
@@ -33,7 +35,7 @@ const gap: Sub<GapArgs> = {
   command: 'gap',
   describe: "SALUS's noise bound on accuracy gaps: sigma_gap = 2*sqrt(e)/N and threshold g* = z*sigma_gap",
   builder: (y) => withReport<GapArgs>(addOptionTable(y, GAP_OPTIONS)),
-  handler: (argv) => emit(argv, {}, () => stats({ ...apiOptions(argv), statistic: 'gap' })),
+  handler: (argv) => emit(argv, {}, (statistics) => statistics({ ...apiOptions(argv), statistic: 'gap' })),
 };
 
 // ---- prevalence -------------------------------------------------------------------------
@@ -44,7 +46,7 @@ const prevalence: Sub<PrevalenceArgs> = {
   command: 'prevalence',
   describe: 'Rogan–Gladen calibrated error rate from a flag rate and the detector’s labelled confusion table',
   builder: (y) => withReport<PrevalenceArgs>(addOptionTable(y, PREVALENCE_OPTIONS)),
-  handler: (argv) => emit(argv, {}, () => stats({ ...apiOptions(argv), statistic: 'prevalence' })),
+  handler: (argv) => emit(argv, {}, (statistics) => statistics({ ...apiOptions(argv), statistic: 'prevalence' })),
 };
 
 // ---- detector ---------------------------------------------------------------------------
@@ -55,7 +57,7 @@ const detector: Sub<DetectorArgs> = {
   command: 'detector',
   describe: 'Error-detector quality (positive = error) with its flag-everything and random floors',
   builder: (y) => withReport<DetectorArgs>(addOptionTable(y, DETECTOR_OPTIONS)),
-  handler: (argv) => emit(argv, {}, () => stats({ ...apiOptions(argv), statistic: 'detector' })),
+  handler: (argv) => emit(argv, {}, (statistics) => statistics({ ...apiOptions(argv), statistic: 'detector' })),
 };
 
 // ---- interval ---------------------------------------------------------------------------
@@ -66,7 +68,7 @@ const interval: Sub<IntervalArgs> = {
   command: 'interval',
   describe: 'Wilson and Clopper–Pearson intervals for K successes in N trials; or bootstrap intervals of a continuous metric from score --items',
   builder: (y) => withReport<IntervalArgs>(addOptionTable(y, INTERVAL_OPTIONS)),
-  handler: (argv) => emit(argv, { '--items': argv.items }, () => stats({ ...apiOptions(argv), statistic: 'interval' })),
+  handler: (argv) => emit(argv, { '--items': argv.items }, (statistics) => statistics({ ...apiOptions(argv), statistic: 'interval' })),
 };
 
 // ---- agreement --------------------------------------------------------------------------
@@ -85,7 +87,7 @@ const agreement: Sub<AgreementArgs> = {
         AGREEMENT_OPTIONS,
       ),
     ),
-  handler: (argv) => emit(argv, { 'label file': [argv.a, argv.b] }, () => stats({ ...apiOptions(argv), statistic: 'agreement' })),
+  handler: (argv) => emit(argv, { 'label file': [argv.a, argv.b] }, (statistics) => statistics({ ...apiOptions(argv), statistic: 'agreement' })),
 };
 
 // ---- the verb ---------------------------------------------------------------------------

@@ -1,36 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
-import { VALIDATE_OPTIONS, validate, type ValidateOptions } from '../api/validate.js';
-import type { ParsedOptions } from '../api/option-table.js';
+import { VALIDATE_OPTIONS } from '../api/validate-options.js';
 import { addOptionTable } from './option-table.js';
-import { emitReport, type ReportOptions } from '../report/output.js';
-import { addReportOptions, checkOutputs } from './report-options.js';
-import { parseJudgeSpec } from '../validate/sources.js';
-import { printNotes } from './outcome.js';
-import { withRunHooks } from './run-hooks.js';
-import { apiOptions } from './api-options.js';
+import { addReportOptions } from './report-options.js';
+import type { ValidateArgs } from './validate-run.js';
 import { VERBS } from './verbs.js';
 
-/** The library's options (VALIDATE_OPTIONS) and the CLI's own output formats. */
-type ValidateArgs = ReportOptions & ValidateOptions & ParsedOptions<typeof VALIDATE_OPTIONS>;
-
+/** `sqlboard validate`'s flags and help; what it does (and all it loads) is in validate-run.ts, loaded only to run it. */
 export const validateCommand: CommandModule<object, ValidateArgs> = {
   ...VERBS.validate,
   builder: (y) => addReportOptions(addOptionTable(y as Argv<object>, VALIDATE_OPTIONS)) as unknown as Argv<ValidateArgs>,
-  handler: async (argv) => {
-    const live = argv.provider !== undefined;
-    checkOutputs(argv, {
-      inputs: {
-        '--set': argv.set,
-        // A source may be PATH#SUBSET; both spellings are checked (a path that does not exist is skipped).
-        '--judge': (argv.judge ?? []).flatMap((spec) => parseJudgeSpec(spec).sources).flatMap((src) => [src, src.replace(/#[^#/]*$/, '')]),
-        '--db-root': argv.dbRoot,
-        '--replay': argv.replay,
-        '--store': live ? argv.store : undefined,
-      },
-      outputs: { '--store': live ? argv.store : undefined },
-    });
-    const result = await withRunHooks(argv.store, (hooks) => validate({ ...apiOptions(argv), ...hooks }));
-    printNotes(result.notes);
-    emitReport(result.report, result.json, argv);
-  },
+  handler: async (argv) => (await import('./validate-run.js')).runValidate(argv),
 };

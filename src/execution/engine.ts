@@ -11,6 +11,7 @@ import { ProcessPool } from './pool.js';
 import { canMeasureMemory } from './process-memory.js';
 import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
 import { fromWire } from './wire-result.js';
+import { DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES } from './result-limits.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
 export interface EngineOptions {
@@ -45,16 +46,8 @@ export interface EngineStats {
 
 export { databaseFile } from './database-file.js';
 
-export const DEFAULT_MAX_RESULT_BYTES = 64 * 2 ** 20;
-/**
- * The largest byte budget allowed. Up to 80,000,000 any result that passes the budget fits the run
- * store (its JSON spends at most 6 characters per counted byte: below V8's longest string, 2^29 − 24
- * characters, and SQLite's largest value, 10^9 bytes). Above it, so that the official scripts'
- * numbers can be reproduced where they have no limit (3.4-million-row results on Spider dev), a
- * result whose JSON cannot be a string is that item's error, and one SQLite cannot hold is simply
- * not kept (a re-run executes it again): neither stops the run.
- */
-export const MAX_RESULT_BYTES = 256_000_000;
+// Kept apart so that the CLI's option table (--help) has them without loading the engine.
+export { DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES } from './result-limits.js';
 export { DEFAULT_MAX_MEMORY_MB } from './worker-count.js';
 /** An execution process needs about 60 MB (100 MB from source through tsx) before it runs anything. */
 export const MIN_MEMORY_MB = 192;

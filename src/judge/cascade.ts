@@ -9,6 +9,7 @@ import { previewResult, DEFAULT_PREVIEW_ROWS } from './preview.js';
 import { evidenceText, type PromptTemplate } from './prompts.js';
 import { ProviderError } from '../llm/providers/types.js';
 import { sqlForJudge } from './sql-view.js';
+import { DEFAULT_MAX_REASKS } from './reasks.js';
 import { emptyUsage, runStage } from './stages.js';
 import type { Usage } from './stages.js';
 
@@ -98,7 +99,7 @@ export interface CascadeDeps {
   maxReasks?: number;
 }
 
-export const DEFAULT_MAX_REASKS = 1;
+export { DEFAULT_MAX_REASKS } from './reasks.js';
 
 /** Characters of the Prover's reason forwarded to the Refuter (as data). */
 export const MAX_FORWARDED_REASON_CHARS = 2000;

@@ -2,9 +2,9 @@ import CliTable from 'cli-table3';
 import { formatMeta, shownMeta } from './format.js';
 import type { Report, Table } from './model.js';
 import { fitTable } from './terminal-fit.js';
+import { DEFAULT_COLUMNS } from './default-columns.js';
 
-/** Width used when stdout is not a terminal (a pipe, a file, CI logs). */
-export const DEFAULT_COLUMNS = 100;
+export { DEFAULT_COLUMNS };
 
 /**
  * One table as cli-table3 text, fitted into `width` columns (Infinity: as wide as it needs, for --wide);

@@ -5,7 +5,7 @@ import { createOpenAiProvider } from './openai.js';
 import { createReplayProvider } from './replay.js';
 import type { LlmProvider, ProviderName } from './types.js';
 
-export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'gemini', 'replay'];
+export { PROVIDER_NAMES } from './types.js';
 
 export interface ProviderConfig {
   provider: ProviderName;

@@ -6,6 +6,7 @@
 import { redact } from '../secrets.js';
 
 export type ProviderName = 'openai' | 'gemini' | 'replay';
+export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'gemini', 'replay'];
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
