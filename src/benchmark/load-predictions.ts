@@ -77,7 +77,17 @@ export function loadPredictions(file: string, bench: Benchmark, system: string, 
 
 /** Trims what SQLite itself skips as whitespace (not \v, not U+00A0: SQLite rejects those). */
 function trimSqlSpace(sql: string): string {
-  return sql.replace(/^[ \t\n\f\r]+|[ \t\n\f\r]+$/g, '');
+  // By character codes: a regular expression's `[…]+$` alternative was tried at every position of every prediction.
+  let start = 0;
+  let end = sql.length;
+  while (start < end && isSqlSpace(sql.charCodeAt(start))) start++;
+  while (end > start && isSqlSpace(sql.charCodeAt(end - 1))) end--;
+  return start === 0 && end === sql.length ? sql : sql.slice(start, end);
+}
+
+/** Space, TAB, LF, FF, CR. */
+function isSqlSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 }
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'Prediction', 'predicted', 'pred', 'result', 'sql', 'SQL'];
@@ -194,7 +204,10 @@ function loadSpiderText(
     const sqlFields = dbId !== undefined ? fields.length - 1 : fields.length;
     if (sqlFields > 1) tabsInSql.n++;
     const sql = keepTabs ? fields.slice(0, sqlFields).join('\t') : fields[0]!;
-    set.byTask.set(task.id, { taskId: task.id, sql: trimSqlSpace(sql), ...(dbId ? { dbId } : {}), line: i + 1 });
+    const prediction: Prediction = { taskId: task.id, sql: trimSqlSpace(sql) };
+    if (dbId) prediction.dbId = dbId;
+    prediction.line = i + 1;
+    set.byTask.set(task.id, prediction);
   });
 }
 

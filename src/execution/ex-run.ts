@@ -189,26 +189,17 @@ export async function runEx(
   const matched = systems.map(() => new Uint16Array(nTasks));
   const f1 = systems.map(() => new Array<number>(nTasks).fill(0));
   const pairs: ResultPair[] = [];
+  const counts: PairCounts = { comparator: opts.comparator, orderMatters, matched, f1 };
+  const f1Here = wantF1 && !f1OwnRuns;
   systems.forEach((_, si) =>
     bench.tasks.forEach((_t, ti) => {
       const pi = predIndex[si]![ti];
       if (pi === undefined) return;
       // A text the evaluator does not execute never matches, on any file.
       if (unexecuted.has(ti) || unexecuted.has(pi)) return;
-      const f1Here = wantF1 && !f1OwnRuns;
-      const onFile = (g: ExecResult, p: ExecResult): void => {
-        if (compare(opts.comparator, g, p, orderMatters[ti]!)) matched[si]![ti]!++;
-      };
-      pairs.push({
-        gold: ti,
-        pred: pi,
-        onBoth: (g, p) => {
-          onFile(g, p);
-          if (f1Here) f1[si]![ti] = softF1(g, p);
-        },
-      });
-      goldExtra[ti]!.forEach((gi, k) => pairs.push({ gold: gi, pred: predExtra[si]![ti]![k]!, onBoth: onFile }));
-      if (f1OwnRuns) pairs.push({ gold: f1GoldIndex[ti]!, pred: f1PredIndex[si]![ti]!, onBoth: (g, p) => (f1[si]![ti] = softF1(g, p)) });
+      pairs.push(new ItemPair(ti, pi, counts, si, ti, f1Here ? 'match+f1' : 'match'));
+      goldExtra[ti]!.forEach((gi, k) => pairs.push(new ItemPair(gi, predExtra[si]![ti]![k]!, counts, si, ti, 'match')));
+      if (f1OwnRuns) pairs.push(new ItemPair(f1GoldIndex[ti]!, f1PredIndex[si]![ti]!, counts, si, ti, 'f1'));
     }),
   );
   // The bird comparison needs only each result's row set, computed where the rows are produced;
@@ -260,18 +251,14 @@ export async function runEx(
       else if (p.status === 'error') score.execErrors++;
       if (p?.status === 'timeout') score.timeouts++;
       if (g.status !== 'ok') score.goldErrors++;
-      items.push({
-        system: s.system,
-        taskId: task.id,
-        dbId: task.dbId,
-        correct,
-        difficulty: level,
-        ...(p === undefined ? { missing: true } : {}),
-        ...(p !== undefined && p.status !== 'ok' ? { predError: p.error ?? p.status } : {}),
-        ...(g.status !== 'ok' ? { goldError: g.error ?? g.status } : {}),
-        ...(p?.status === 'timeout' ? { timedOut: true } : {}),
-        ...(wantF1 ? { softF1: p === undefined ? 0 : f1[si]![ti]! } : {}),
-      });
+      // Fields set one by one, in the order the report and --items write them (no spread objects: one item per system and task).
+      const item: ItemRecord = { system: s.system, taskId: task.id, dbId: task.dbId, correct, difficulty: level };
+      if (p === undefined) item.missing = true;
+      else if (p.status !== 'ok') item.predError = p.error ?? p.status;
+      if (g.status !== 'ok') item.goldError = g.error ?? g.status;
+      if (p?.status === 'timeout') item.timedOut = true;
+      if (wantF1) item.softF1 = p === undefined ? 0 : f1[si]![ti]!;
+      items.push(item);
     });
     score.accuracy = score.n > 0 ? score.correct / score.n : 0;
     if (wantF1) score.metrics['soft-f1'] = meanScore(items.slice(first), 'soft-f1', levels);
@@ -295,6 +282,36 @@ function testSuiteDatabases(bench: Benchmark, extraFiles: readonly (readonly str
   const files = new Map<string, number>();
   bench.tasks.forEach((t, ti) => extraFiles[ti]!.length > 0 && files.set(t.dbId, 1 + extraFiles[ti]!.length));
   return files.size > 0 ? { testSuiteDatabases: [...files].sort().map(([dbId, n]) => ({ dbId, files: n })) } : {};
+}
+
+/** Where the pairs of one run count what they find: matches per system and task (on how many files), and Soft-F1. */
+interface PairCounts {
+  comparator: ComparatorName;
+  orderMatters: readonly boolean[];
+  matched: Uint16Array[];
+  f1: number[][];
+}
+
+/**
+ * One (system, task) comparison on one file: a match counts in `matched`; with Soft-F1 the
+ * database file's pair (or, under spider, the pair of the SQL as written) sets the item's score.
+ * A class rather than closures: a run builds one per system and task.
+ */
+class ItemPair implements ResultPair {
+  constructor(
+    readonly gold: number,
+    readonly pred: number,
+    private readonly counts: PairCounts,
+    private readonly system: number,
+    private readonly task: number,
+    private readonly what: 'match' | 'match+f1' | 'f1',
+  ) {}
+
+  onBoth(g: ExecResult, p: ExecResult): void {
+    const { counts, system, task } = this;
+    if (this.what !== 'f1' && compare(counts.comparator, g, p, counts.orderMatters[task]!)) counts.matched[system]![task]!++;
+    if (this.what !== 'match') counts.f1[system]![task] = softF1(g, p);
+  }
 }
 
 function compare(comparator: ComparatorName, gold: ExecResult, pred: ExecResult, orderMatters: boolean): boolean {
