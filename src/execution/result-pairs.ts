@@ -21,17 +21,28 @@ export async function runPairs(
   onProgress?: (done: number, total: number) => void,
   opts: { needRows?: boolean } = {},
 ): Promise<ExecResult[]> {
-  const users: number[][] = requests.map(() => []);
-  const open = new Array<number>(requests.length).fill(0);
+  // The pairs that use each request, as one flat list: request ri's are users[from[ri]] up to
+  // users[from[ri + 1]] (a run has one pair per system and task: no array per request).
+  const n = requests.length;
+  const from = new Int32Array(n + 1);
+  for (const p of pairs) {
+    from[p.gold + 1]!++;
+    from[p.pred + 1]!++;
+  }
+  for (let ri = 0; ri < n; ri++) from[ri + 1]! += from[ri]!;
+  const users = new Int32Array(from[n]!);
+  const next = from.slice(0, n);
   pairs.forEach((p, k) => {
-    users[p.gold]!.push(k);
-    users[p.pred]!.push(k);
-    open[p.gold]!++;
-    open[p.pred]!++;
+    users[next[p.gold]!++] = k;
+    users[next[p.pred]!++] = k;
   });
-  const golds = new Set(pairs.map((p) => p.gold));
-  const held: (ExecResult | undefined)[] = new Array(requests.length);
-  const done = new Array<boolean>(pairs.length).fill(false);
+  /** Per request: the pairs not yet compared that use it. */
+  const open = new Int32Array(n);
+  for (let ri = 0; ri < n; ri++) open[ri] = from[ri + 1]! - from[ri]!;
+  const isGold = new Uint8Array(n);
+  for (const p of pairs) isGold[p.gold] = 1;
+  const held: (ExecResult | undefined)[] = new Array(n);
+  const done = new Uint8Array(pairs.length);
   const release = (ri: number): void => {
     if (--open[ri]! === 0) held[ri] = withoutRows(held[ri]!);
   };
@@ -41,18 +52,19 @@ export async function runPairs(
     (ri, result) => {
       // A result no pair uses is compared with nothing: keep none of its rows.
       held[ri] = open[ri] === 0 ? withoutRows(result) : result;
-      for (const k of users[ri]!) {
+      for (let u = from[ri]!; u < from[ri + 1]!; u++) {
+        const k = users[u]!;
         const p = pairs[k]!;
         const g = held[p.gold];
         const r = held[p.pred];
         if (done[k] || !g || !r) continue;
-        done[k] = true;
+        done[k] = 1;
         p.onBoth(g, r);
         release(p.gold);
         release(p.pred);
       }
     },
     // Golds first: a prediction's result then rarely waits for its gold.
-    { keepRows: false, needRows: opts.needRows ?? true, first: (ri) => golds.has(ri) },
+    { keepRows: false, needRows: opts.needRows ?? true, first: (ri) => isGold[ri] === 1 },
   );
 }
