@@ -11,9 +11,12 @@ if (!existsSync(entry)) {
   process.exit(2);
 }
 // A cold `score` starts its execution processes first thing, so they boot while the CLI loads
-// (dist/src/execution/prespawn.js says when; it needs none of the CLI's dependencies).
+// (dist/src/execution/prespawn-when.js says when; neither module needs the CLI's dependencies, and
+// prespawn.js, which loads child_process, is loaded only then: not for `score --help`).
 if (process.argv[2] === 'score') {
-  const { prespawnFor } = await import(pathToFileURL(join(root, 'dist', 'src', 'execution', 'prespawn.js')).href);
-  prespawnFor(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const execution = join(root, 'dist', 'src', 'execution');
+  const { prespawnWanted } = await import(pathToFileURL(join(execution, 'prespawn-when.js')).href);
+  if (prespawnWanted(args)) (await import(pathToFileURL(join(execution, 'prespawn.js')).href)).prespawnFor(args);
 }
 await import(pathToFileURL(entry).href);

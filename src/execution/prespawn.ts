@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { ChildMessage } from './pool-protocol.js';
-import { DEFAULT_STORE } from '../store/default-store.js';
+import { optionValue, prespawnWanted } from './prespawn-when.js';
 import { forkExecProcess, type ExecProcess } from './exec-process.js';
 import { setprivFailed } from './parent-death.js';
 import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
@@ -25,18 +24,9 @@ interface Early extends ExecProcess {
 const REGISTRY = Symbol.for('sqlboard.prespawned-execution-processes');
 const early: Early[] = ((globalThis as Record<symbol, Early[] | undefined>)[REGISTRY] ??= []);
 
-function optionValue(args: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === `--${name}`) return args[i + 1];
-    if (args[i]!.startsWith(`--${name}=`)) return args[i]!.slice(name.length + 3);
-  }
-  return undefined;
-}
-
 /** `args`: the CLI's arguments (process.argv without node and the script). */
 export function prespawnFor(args: readonly string[]): void {
-  if (args[0] !== 'score' || args.some((a) => a === '--help' || a === '-h' || a === '--version')) return;
-  if (existsSync(optionValue(args, 'store') ?? DEFAULT_STORE)) return;
+  if (!prespawnWanted(args)) return;
   // As many as the engine will run (engine.ts workerCount); a bad value is the engine's to refuse.
   const memoryMb = Number(optionValue(args, 'max-memory-mb') ?? DEFAULT_MAX_MEMORY_MB);
   const workers = Number(optionValue(args, 'workers'));
