@@ -17,7 +17,7 @@ import { ROOT, SPIDER, runCli, type CliResult } from './helpers/cli.js';
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-bundled-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-if (!existsSync(join(ROOT, 'dist', 'cli', 'sqlboard.js'))) {
+if (!existsSync(join(ROOT, 'dist', 'cli', 'verbs.json'))) {
   spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT });
   spawnSync(process.execPath, [join(ROOT, 'dist', 'scripts', 'bundle-cli.js')], { cwd: ROOT });
 }
@@ -66,7 +66,7 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
     }
   });
 
-  it("a verb's help and its option errors load only its option table, never the code that runs it", async () => {
+  it("a verb's help loads only its flags; a command (even one refused) runs from its verb's one-file bundle", async () => {
     // A module hook records every file the CLI loads; the bundle's files name the modules they hold.
     const loaded = join(tmp, 'loaded.txt');
     const hooks = join(tmp, 'load-hooks.mjs');
@@ -80,22 +80,27 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
     );
     const hook = join(tmp, 'record-loads.mjs');
     writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const loads = async (args: string[], code: number): Promise<string[]> => {
+      writeFileSync(loaded, '');
+      const r = await runBin(args, { NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, SQLBOARD_LOADED: loaded });
+      expect(r.code, r.stderr).toBe(code);
+      return readFileSync(loaded, 'utf8').split('\n');
+    };
+    const cliFiles = (urls: string[]): string[] => urls.filter((u) => u.includes('/dist/cli/')).map((u) => u.slice(u.lastIndexOf('/') + 1));
     for (const [verb, ...sub] of VERB_HELPS) {
-      for (const last of ['--help', '--nope']) {
-        writeFileSync(loaded, '');
-        const r = await runBin([verb!, ...sub, last], { NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, SQLBOARD_LOADED: loaded });
-        expect(r.code, r.stderr).toBe(last === '--help' ? 0 : 2);
-        const urls = readFileSync(loaded, 'utf8').split('\n');
-        // No execution process is started for help, and bin/ does not load the module that would (it loads child_process).
-        if (last === '--help') expect(urls.filter((u) => u.endsWith('/execution/prespawn.js'))).toEqual([]);
-        const files = urls.filter((u) => u.includes('/dist/cli/'));
-        expect(files.length).toBeGreaterThan(0);
-        const held = files.map((u) => readFileSync(fileURLToPath(u), 'utf8')).join('\n');
-        // The verb's option table is loaded; its handler module, the library function behind it and the table renderer are not.
-        expect(held).toMatch(/\/\/ dist\/src\/api\/[a-z-]+-options\.js/);
-        expect({ verb, last, run: held.match(/\/\/ dist\/src\/(commands\/[a-z]+-run|api\/(score|judge|audit|validate|leaderboard|import-rose|batch-status|stats)|report\/terminal)\.js/g) }).toEqual({ verb, last, run: null });
-      }
+      const help = await loads([verb!, ...sub, '--help'], 0);
+      // No execution process is started for help, and bin/ does not load the module that would (it loads child_process).
+      expect(help.filter((u) => u.endsWith('/execution/prespawn.js'))).toEqual([]);
+      const held = help
+        .filter((u) => u.includes('/dist/cli/'))
+        .map((u) => readFileSync(fileURLToPath(u), 'utf8'))
+        .join('\n');
+      // The verb's option table is loaded; its handler module, the library function behind it and the table renderer are not.
+      expect(held).toMatch(/\/\/ dist\/src\/api\/[a-z-]+-options\.js/);
+      expect({ verb, run: held.match(/\/\/ dist\/src\/(commands\/[a-z]+-run|api\/(score|judge|audit|validate|leaderboard|import-rose|batch-status|stats)|report\/terminal)\.js/g) }).toEqual({ verb, run: null });
+      expect({ verb, files: cliFiles(await loads([verb!, ...sub, '--nope'], 2)) }).toEqual({ verb, files: [`verb-${verb}.js`] });
     }
+    expect(cliFiles(await loads(['stats', 'gap', '--n', '1034', '--flawed', '100'], 0))).toEqual(['verb-stats.js']);
   });
 
   it('scores as the source does, through its own execution and timing processes and the bundled data', async () => {
