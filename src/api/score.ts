@@ -8,11 +8,11 @@ import { parseSystemSpecs } from '../benchmark/system-specs.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
 import { ExecutionEngine } from '../execution/engine.js';
-import { addCleanSubset, comparatorSql } from '../execution/ex-run.js';
+import { addCleanSubset, comparatorSql, prefetchEx, type ExOptions } from '../execution/ex-run.js';
 import { runPreviews, type RunPreviews } from '../execution/run-previews.js';
 import { scoreExplorer } from '../report/explorer-score.js';
 import { emInputs } from '../execution/em-inputs.js';
-import { defaultMetrics, parseMetrics } from '../execution/score-metrics.js';
+import { defaultMetrics, parseMetrics, softF1Asked } from '../execution/score-metrics.js';
 import { runScore, type ScoreRun } from '../execution/score-run.js';
 import { withoutUnusableDatabases, type SkippedDatabase } from '../execution/skip-databases.js';
 import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
@@ -87,9 +87,21 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
   let databases: Record<string, string>;
   try {
     const full = loadBenchmark(questions);
-    loaded = { bench: full, systems: specs.map((s) => loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs] })) };
-    // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
     const comparator = opts.comparator ?? (full.format === 'bird' ? 'bird' : 'spider');
+    // The golds start executing now and each system's predictions as soon as its file is read, so the
+    // execution processes work while the files load. The options are runScore's below; should they
+    // differ, runEx executes what it needs itself (prefetched results are only ever reused, never trusted).
+    const early: ExOptions = { comparator, keepDistinct, softF1: softF1Asked(opts.metric, full.format), keepRows: opts.explorer === true };
+    prefetchEx(engine, full, early);
+    loaded = {
+      bench: full,
+      systems: specs.map((s) => {
+        const set = loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs] });
+        prefetchEx(engine, full, early, set);
+        return set;
+      }),
+    };
+    // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
     const { bench, skipped: left } = opts.skipMissingDb ? withoutUnusableDatabases(full, engine, comparator === 'spider') : { bench: full, skipped: [] };
     skipped = left;
     if (keepDistinct && comparator === 'bird') {

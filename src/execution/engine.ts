@@ -13,6 +13,7 @@ import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
 import { fromWire } from './wire-result.js';
 import { DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES } from './result-limits.js';
 import type { ExecRequest, ExecResult } from './types.js';
+import type { WireResult } from './pool-protocol.js';
 
 export interface EngineOptions {
   /** Holds `<db_id>/<db_id>.sqlite`. */
@@ -52,6 +53,18 @@ export { DEFAULT_MAX_MEMORY_MB } from './worker-count.js';
 /** An execution process needs about 60 MB (100 MB from source through tsx) before it runs anything. */
 export const MIN_MEMORY_MB = 192;
 
+/** A result prefetch() asked for, until a run() takes it. */
+interface EarlyResult {
+  /** Whether it carries rows (prefetch's needRows): only a run() with the same needs takes it. */
+  rows: boolean;
+  /** Set once it exists. */
+  result?: ExecResult;
+  /** Found in the run store rather than executed (run() counts it as reused). */
+  stored: boolean;
+  /** A run() waiting for it. */
+  taken?: (result: ExecResult) => void;
+}
+
 /** The same result without its rows (the same object when it has none). */
 export function withoutRows(r: ExecResult): ExecResult {
   return r.rows.length === 0 ? r : { ...r, rows: [] };
@@ -71,6 +84,11 @@ export class ExecutionEngine {
   /** Things the caller should tell the user (e.g. --workers lowered). */
   readonly notes: string[] = [];
   private readonly memo = new Map<string, ExecResult>();
+  /** Results prefetch() started or found, by memo key, until a run() takes them. */
+  private readonly early = new Map<string, EarlyResult>();
+  /** Set when keeping a result failed (a full disk): the pool is closed, and every run() rejects. */
+  private failure: { error: unknown } | undefined;
+  private failListeners: ((error: unknown) => void)[] = [];
   private readonly shaByPath = new Map<string, string>();
   private readonly paths = new Map<string, string>();
   private readonly sizes = new Map<string, number>();
@@ -192,6 +210,76 @@ export class ExecutionEngine {
   }
 
   /**
+   * Starts executing `requests` now, for a run() to come: `score` sends the golds once the questions
+   * are read and each system's predictions as soon as its file is, so the execution processes work
+   * while this process still loads (before, they waited until every file was read). A later run()
+   * with the same `needRows` takes these results as its own: the same stats, the same results, and
+   * one execution per distinct query. A request whose database is unusable is left to run(), which
+   * reports it. Results found in the run store are looked up now and taken as reused.
+   */
+  prefetch(requests: readonly ExecRequest[], needRows: boolean): void {
+    if (this.failure) return;
+    const fresh = new Map<string, { storeKey: string; dbSha: string; dbPath: string; sql: string }>();
+    for (const r of requests) {
+      let dbPath: string;
+      try {
+        dbPath = r.file ?? this.dbPath(r.dbId);
+      } catch {
+        continue;
+      }
+      const dbSha = this.sha(dbPath);
+      const key = `${dbSha}\n${r.sql}`;
+      if (this.memo.has(key) || this.early.has(key) || fresh.has(key)) continue;
+      fresh.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '', dbSha, dbPath, sql: r.sql });
+    }
+    if (fresh.size === 0) return;
+    const stored = this.store ? this.store.lookupMany([...fresh.values()].map((v) => v.storeKey), this.timeoutMs, needRows) : new Map<string, ExecResult>();
+    const jobs: { early: EarlyResult; v: { storeKey: string; dbSha: string; dbPath: string; sql: string }; cost: number }[] = [];
+    for (const [key, v] of fresh) {
+      const found = stored.get(v.storeKey);
+      const early: EarlyResult = { rows: needRows, stored: found !== undefined, ...(found ? { result: found } : {}) };
+      this.early.set(key, early);
+      if (!found) jobs.push({ early, v, cost: this.costGuess(v) });
+    }
+    jobs.sort((a, b) => b.cost - a.cost);
+    void this.pool.run(
+      jobs.map((j, jobId) => ({ jobId, dbPath: j.v.dbPath, sql: j.v.sql })),
+      this.wants(needRows),
+      (jobId, wire) => {
+        if (this.failure) return;
+        const { early, v } = jobs[jobId]!;
+        if (!this.keep(v, wire)) return;
+        const result = fromWire(wire, needRows);
+        this.stats.executed++;
+        this.stats.executionMs += result.ms;
+        early.result = result;
+        early.taken?.(result);
+      },
+    );
+  }
+
+  /** What the execution processes send back: rows when the caller needs them, a digest for the store. */
+  private wants(needRows: boolean): { rows: boolean; rowSet: boolean } {
+    return { rows: needRows, rowSet: !needRows || this.store !== undefined };
+  }
+
+  /**
+   * Keeps a result in the run store. A failure (a full disk) stops every run: the processes are
+   * stopped and run() rejects; every result saved before it stays in the store, so a re-run resumes there.
+   */
+  private keep(v: { storeKey: string; dbSha: string; sql: string }, wire: WireResult): boolean {
+    try {
+      this.store?.save(v.storeKey, v.dbSha, v.sql, wire, this.timeoutMs, this.maxRows);
+      return true;
+    } catch (e) {
+      this.failure = { error: e };
+      void this.pool.close();
+      for (const l of this.failListeners) l(e);
+      return false;
+    }
+  }
+
+  /**
    * Results in the order of `requests`; repeats share one execution (and one result object).
    * `onResult` hears about each request as soon as its result exists (at once for reused ones),
    * so callers can compare while other queries still run.
@@ -229,11 +317,37 @@ export class ExecutionEngine {
       distinct.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '', dbSha, request: i });
     }
     this.stats.distinct += distinct.size;
+    if (this.failure) throw this.failure.error;
+    // Started by prefetch(): taken as they are, or when they arrive.
+    const early = new Map<string, EarlyResult>();
+    for (const key of distinct.keys()) {
+      const e = this.early.get(key);
+      if (!e || e.rows !== needRows || this.memo.has(key)) continue;
+      early.set(key, e);
+      this.early.delete(key);
+    }
     // Known from an earlier call of this engine, or from the run store (looked up all at once).
-    const unknown = [...distinct].filter(([key]) => !this.memo.has(key)).map(([, d]) => d.storeKey);
+    const unknown = [...distinct].filter(([key]) => !this.memo.has(key) && !early.has(key)).map(([, d]) => d.storeKey);
     const stored = this.store && unknown.length > 0 ? this.store.lookupMany(unknown, this.timeoutMs, needRows) : new Map<string, ExecResult>();
     let reusedNow = 0;
+    /** Prefetched results already there (executed before this call), and those still running. */
+    let arrived = 0;
+    const arriving: [string, EarlyResult][] = [];
     for (const [key, d] of distinct) {
+      const e = early.get(key);
+      if (e?.result) {
+        if (keepRows) this.memo.set(key, e.result);
+        found.set(key, e.result);
+        if (e.stored) {
+          this.stats.reused++;
+          reusedNow++;
+        } else arrived++;
+        continue;
+      }
+      if (e) {
+        arriving.push([key, e]);
+        continue;
+      }
       const known = this.memo.get(key) ?? stored.get(d.storeKey);
       if (known) {
         if (keepRows) this.memo.set(key, known);
@@ -247,8 +361,8 @@ export class ExecutionEngine {
         todo.set(key, { storeKey: d.storeKey, dbSha: d.dbSha, dbPath: paths[d.request]!, sql: r.sql, lead: opts.first?.(d.request) ?? false });
       }
     }
-    const total = reusedNow + todo.size;
-    let done = reusedNow;
+    const total = reusedNow + arrived + arriving.length + todo.size;
+    let done = reusedNow + arrived;
     onProgress?.(done, total);
     const waiting = new Map<string, number[]>();
     keys.forEach((key, i) => {
@@ -269,41 +383,45 @@ export class ExecutionEngine {
       .map((e) => ({ e, cost: this.costGuess(e[1]) }))
       .sort((a, b) => Number(b.e[1].lead) - Number(a.e[1].lead) || b.cost - a.cost)
       .map(({ e }) => e);
-    // The store wants each result's digest (cheap) and its rows only when this caller needs them:
-    // a result kept without rows is executed again for a later caller that needs them.
-    const want = { rows: needRows, rowSet: !needRows || this.store !== undefined };
-    // A failure while keeping a result (a full disk) stops the run: the processes are stopped and
-    // run() rejects; every result saved before it stays in the store, so a re-run resumes there.
-    let failed = false;
+    const arrive = (key: string, result: ExecResult): void => {
+      if (keepRows) this.memo.set(key, result);
+      found.set(key, keepRows ? result : withoutRows(result));
+      for (const i of waiting.get(key) ?? []) onResult!(i, result);
+      onProgress?.(++done, total);
+    };
     let stop: (e: unknown) => void = () => {};
     const stopped = new Promise<never>((_resolve, reject) => (stop = reject));
+    this.failListeners.push(stop);
+    const prefetched = new Promise<void>((resolve) => {
+      let left = arriving.length;
+      if (left === 0) resolve();
+      for (const [key, e] of arriving) {
+        e.taken = (result) => {
+          arrive(key, result);
+          if (--left === 0) resolve();
+        };
+      }
+    });
+    // The store wants each result's digest (cheap) and its rows only when this caller needs them:
+    // a result kept without rows is executed again for a later caller that needs them.
     const executed = this.pool.run(
       entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
-      want,
+      this.wants(needRows),
       (jobId, wire) => {
-        if (failed) return;
+        if (this.failure) return;
         const [key, v] = entries[jobId]!;
-        try {
-          this.store?.save(v.storeKey, v.dbSha, v.sql, wire, this.timeoutMs, this.maxRows);
-        } catch (e) {
-          failed = true;
-          void this.pool.close();
-          stop(e);
-          return;
-        }
+        if (!this.keep(v, wire)) return;
         const result = fromWire(wire, needRows);
-        if (keepRows) this.memo.set(key, result);
-        found.set(key, keepRows ? result : withoutRows(result));
         this.stats.executed++;
         this.stats.executionMs += result.ms;
-        for (const i of waiting.get(key) ?? []) onResult!(i, result);
-        onProgress?.(++done, total);
+        arrive(key, result);
       },
     );
     try {
-      await Promise.race([executed, stopped]);
+      await Promise.race([Promise.all([executed, prefetched]), stopped]);
     } finally {
-      if (!failed) this.store?.flush();
+      this.failListeners = this.failListeners.filter((l) => l !== stop);
+      if (!this.failure) this.store?.flush();
     }
     return keys.map((k) => found.get(k)!);
   }

@@ -123,6 +123,30 @@ function executedSql(sql: string, opts: ExOptions, isPrediction: boolean): strin
   return comparatorSql(opts.comparator, opts.keepDistinct ?? false)(sql, isPrediction);
 }
 
+/** Whether runEx needs results' rows (the spider comparison, Soft-F1, kept rows) or only their row-set digests. */
+export function exNeedsRows(opts: ExOptions): boolean {
+  return opts.comparator !== 'bird' || (opts.softF1 ?? false) || opts.keepRows === true;
+}
+
+/**
+ * Starts what a runEx with these options will execute, before it is called (engine.prefetch): the
+ * golds, or with `system` that system's predictions, each on its task's database file. While rows
+ * are needed, predictions are not started early: each result would hold its rows (up to the byte
+ * budget) in this process until runEx takes it.
+ */
+export function prefetchEx(engine: ExecutionEngine, bench: Benchmark, opts: ExOptions, system?: PredictionSet): void {
+  const needRows = exNeedsRows(opts);
+  if (system && needRows) return;
+  const sqlOf = comparatorSql(opts.comparator, opts.keepDistinct ?? false);
+  const requests: ExecRequest[] = [];
+  for (const t of bench.tasks) {
+    const text = system ? system.byTask.get(t.id)?.sql : t.goldSql;
+    const sql = text === undefined ? undefined : sqlOf(text, system !== undefined);
+    if (sql !== undefined) requests.push({ dbId: t.dbId, sql });
+  }
+  engine.prefetch(requests, needRows);
+}
+
 const NONE: readonly string[] = [];
 const NONE_INDEX: number[] = [];
 
@@ -204,7 +228,7 @@ export async function runEx(
   );
   // The bird comparison needs only each result's row set, computed where the rows are produced;
   // the spider comparison and soft-F1 need the rows.
-  const running = runPairs(engine, requests, pairs, onProgress, { needRows: opts.comparator !== 'bird' || wantF1 || opts.keepRows === true });
+  const running = runPairs(engine, requests, pairs, onProgress, { needRows: exNeedsRows(opts) });
   // Failing while the difficulties are found is reported by the await below, not as unhandled.
   running.catch(() => {});
   // The queries are out; the difficulties (Spider's hardness parses every gold) are found while they run.

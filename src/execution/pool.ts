@@ -35,6 +35,14 @@ interface Slot {
   throughSetpriv?: boolean;
 }
 
+/** One caller's run(): its jobs' results go to its callback, and it ends when all are settled. */
+interface RunState {
+  onResult: (jobId: number, result: WireResult) => void;
+  want: ResultWants;
+  pending: number;
+  resolve: () => void;
+}
+
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
 const MEMORY_POLL_MS = 20;
 
@@ -46,11 +54,10 @@ const MEMORY_POLL_MS = 20;
  */
 export class ProcessPool {
   private readonly slots: Slot[] = [];
+  /** Jobs waiting for a process, with pool-wide ids (`owners` maps each to its run and the caller's id). */
   private queue: PoolJob[] = [];
-  private pending = 0;
-  private onResult: (jobId: number, result: WireResult) => void = () => {};
-  private want: ResultWants = { rows: true, rowSet: false };
-  private finish: (() => void) | undefined;
+  private readonly owners = new Map<number, { run: RunState; jobId: number }>();
+  private nextId = 0;
   private closed = false;
   private readonly memoryWatch: NodeJS.Timeout | undefined;
 
@@ -67,18 +74,24 @@ export class ProcessPool {
     if (this.slots.length >= this.opts.size) releasePrespawned();
   }
 
+  /**
+   * Runs the jobs; `onResult` hears each one's result under the caller's jobId. Several runs may be
+   * under way at once (a caller may send work while it prepares more): their jobs queue in the
+   * order the runs came, and each run's promise resolves when its own jobs are all answered.
+   */
   run(jobs: PoolJob[], want: ResultWants, onResult: (jobId: number, result: WireResult) => void): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     if (this.closed) throw new Error('pool closed');
-    // One run at a time: results are routed to this run's callback.
-    if (this.finish) throw new Error('the execution pool is already running a batch of queries');
-    this.onResult = onResult;
-    this.want = want;
-    // concat, not push(...jobs): spreading some 130,000 jobs as arguments overflows the stack.
-    this.queue = this.queue.concat(jobs);
-    this.pending += jobs.length;
     return new Promise<void>((resolve) => {
-      this.finish = resolve;
+      const run: RunState = { onResult, want, pending: jobs.length, resolve };
+      // concat, not push(...jobs): spreading some 130,000 jobs as arguments overflows the stack.
+      this.queue = this.queue.concat(
+        jobs.map((j) => {
+          const id = this.nextId++;
+          this.owners.set(id, { run, jobId: j.jobId });
+          return { ...j, jobId: id };
+        }),
+      );
       while (this.slots.length < Math.min(this.opts.size, this.queue.length)) this.slots.push(this.spawn());
       // Processes started early beyond what this pool runs (prespawn read the options its own way) go now.
       if (this.slots.length >= this.opts.size) releasePrespawned();
@@ -152,13 +165,15 @@ export class ProcessPool {
     // The next batch goes out while the process still works on the last one, so it never waits
     // for a round trip to the parent: about two batches are outstanding at most.
     if (slot.batch.length >= size) return;
+    // A batch is one run's wants: the jobs of runs that want the same go together.
+    const want = this.wantOf(this.queue[0]!);
     let take = 0;
-    while (take < size && take < this.queue.length && (take === 0 || !this.queue[take]!.isolate)) take++;
+    while (take < size && take < this.queue.length && (take === 0 || (!this.queue[take]!.isolate && sameWants(this.wantOf(this.queue[take]!), want)))) take++;
     const jobs = this.queue.splice(0, take);
     const wasIdle = slot.batch.length === 0;
     if (wasIdle && jobs[0]!.isolate) slot.rssBeforeSuspect = rss;
     slot.batch = slot.batch.concat(jobs);
-    const msg: ParentMessage = { type: 'batch', jobs, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes, want: this.want };
+    const msg: ParentMessage = { type: 'batch', jobs, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes, want };
     slot.child.send(msg);
     // A running query's timer is not restarted by more work queued behind it.
     if (wasIdle) this.arm(slot);
@@ -269,14 +284,16 @@ export class ProcessPool {
     if (fresh.ready) this.dispatch(fresh);
   }
 
-  private settle(jobId: number, result: WireResult): void {
-    this.onResult(jobId, result);
-    this.pending--;
-    if (this.pending === 0 && this.finish) {
-      const done = this.finish;
-      this.finish = undefined;
-      done();
-    }
+  private settle(id: number, result: WireResult): void {
+    const owner = this.owners.get(id);
+    if (!owner) return;
+    this.owners.delete(id);
+    owner.run.onResult(owner.jobId, result);
+    if (--owner.run.pending === 0) owner.run.resolve();
+  }
+
+  private wantOf(job: PoolJob): ResultWants {
+    return this.owners.get(job.jobId)!.run.want;
   }
 
   private stop(slot: Slot): Promise<void> {
@@ -289,4 +306,8 @@ export class ProcessPool {
       child.kill('SIGKILL');
     });
   }
+}
+
+function sameWants(a: ResultWants, b: ResultWants): boolean {
+  return a.rows === b.rows && a.rowSet === b.rowSet;
 }

@@ -13,6 +13,15 @@ export function defaultMetrics(format: Benchmark['format']): MetricName[] {
   return format === 'bird' ? ['ex', 'soft-f1'] : ['ex', 'em'];
 }
 
+/** Whether a run with these --metric values computes Soft-F1 (true when they do not parse: the caller reports that later). */
+export function softF1Asked(values: readonly string[] | undefined, format: Benchmark['format']): boolean {
+  try {
+    return (values ? parseMetrics(values) : defaultMetrics(format)).includes('soft-f1');
+  } catch {
+    return true;
+  }
+}
+
 /** `--metric ex,soft-f1 --metric em` → the distinct names in order; EX is always computed. */
 export function parseMetrics(values: readonly string[]): MetricName[] {
   const out: MetricName[] = [];

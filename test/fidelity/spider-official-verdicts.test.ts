@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/benchmark/load-questions.js';
 import { loadPredictions } from '../../src/benchmark/load-predictions.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
-import { runEx, type ExOptions } from '../../src/execution/ex-run.js';
+import { prefetchEx, runEx, type ExOptions } from '../../src/execution/ex-run.js';
 import { openRunStore } from '../../src/store/run-store.js';
 import { SPIDER } from '../helpers/cli.js';
 
@@ -36,20 +36,36 @@ function readOfficial(name: string): Map<string, Map<string, boolean>> {
 }
 
 const bench = loadBenchmark(join(SPIDER, 'dev.json'));
-// One run store and one engine for every comparator: each distinct (database, SQL) runs once.
-const store = openRunStore(join(mkdtempSync(join(tmpdir(), 'sqlboard-official-')), 'store.db'));
-const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), store });
+// One run store and one engine for both spider comparisons: each distinct (database, SQL) runs once.
+// The bird comparison gets its own, so that it executes everything through prefetch as `score` does.
+const engines = ['spider', 'bird'].map(() => {
+  const store = openRunStore(join(mkdtempSync(join(tmpdir(), 'sqlboard-official-')), 'store.db'));
+  return { store, engine: new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), store }) };
+});
 afterAll(async () => {
-  await engine.close();
-  store.close();
+  for (const { engine, store } of engines) {
+    await engine.close();
+    store.close();
+  }
 });
 
-/** Differences per file: items whose verdict is not the official one. */
+/**
+ * Differences per file: items whose verdict is not the official one. As `score` does, the golds start
+ * executing first and each file's predictions once it is read (prefetchEx), before runEx.
+ */
 async function differences(verdictFile: string, opts: ExOptions): Promise<Record<string, string[]>> {
   const official = readOfficial(verdictFile);
   const files = [...official.keys()];
-  const systems = files.map((f) => loadPredictions(join(SPIDER, f), bench, f));
+  const { engine } = engines[opts.comparator === 'bird' ? 1 : 0]!;
+  prefetchEx(engine, bench, opts);
+  const systems = files.map((f) => {
+    const set = loadPredictions(join(SPIDER, f), bench, f);
+    prefetchEx(engine, bench, opts, set);
+    return set;
+  });
   const run = await runEx(bench, systems, engine, opts);
+  // Every distinct query ran once, whether prefetched or not.
+  if (opts.comparator === 'bird') expect(run.execution.executed + run.execution.reused).toBe(run.execution.distinct);
   const diff: Record<string, string[]> = {};
   for (const f of files) diff[f] = [];
   for (const item of run.items) {
