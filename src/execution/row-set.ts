@@ -9,23 +9,25 @@ import type { Cell } from './types.js';
  * comparison needs neither the rows in the parent nor their copy over IPC.
  */
 export function rowSetDigest(rows: readonly (readonly Cell[])[]): string {
-  return rowKeysDigest(new Set(rows.map(rowKey)));
+  return rowKeysDigest(new Set(rows.map(rowKey)), rows[0]?.length ?? 0);
 }
 
-/** rowSetDigest from the set of the rows' keys (rowKey), for rows that were never kept. */
-export function rowKeysDigest(distinct: ReadonlySet<string>): string {
-  const keys = [...distinct].sort();
-  // Length-prefixed, as in rowKey: no two different sets of keys feed the hash the same text.
-  // Keys are hashed in runs of about 64 K characters: a call per key cost more than the keys,
-  // and one text for all of them would double a big result's memory.
+/** Keys joined per hash update: one text for all of them would double a big result's memory. */
+const KEYS_PER_UPDATE = 4096;
+
+/**
+ * rowSetDigest from the set of the rows' keys (rowKey) and the number of cells in a row. A key is
+ * its row's cells, each prefixed with its length, so once the row length is known the sorted keys
+ * joined with nothing between them still spell exactly one set; the length goes first. No rows:
+ * one digest whatever the columns, as Python's `set() == set()`. (Prefixing every key with its own
+ * length instead cost more than the keys: a string built per key, then copied again.)
+ */
+export function rowKeysDigest(distinct: ReadonlySet<string>, cellsPerRow: number): string {
   const h = createHash('sha256');
-  let text = '';
-  for (const k of keys) {
-    text += `${k.length}:${k}`;
-    if (text.length >= 65536) {
-      h.update(text);
-      text = '';
-    }
-  }
-  return h.update(text).digest('base64');
+  if (distinct.size === 0) return h.digest('base64');
+  const keys = [...distinct];
+  if (keys.length > 1) keys.sort();
+  h.update(`${cellsPerRow}\n`);
+  for (let at = 0; at < keys.length; at += KEYS_PER_UPDATE) h.update(keys.slice(at, at + KEYS_PER_UPDATE).join(''));
+  return h.digest('base64');
 }

@@ -19,7 +19,7 @@ export function toWire(result: ExecResult, want: ResultWants, rowKeys?: Readonly
     if (!(e instanceof RangeError)) throw e;
     return { status: 'error', columns: [], error: `result too large to keep in the run store (${e.message})`, ms: result.ms };
   }
-  return { ...rest, ...(rowsJson !== undefined ? { rowsJson } : {}), ...(want.rowSet ? { rowSet: rowKeys ? rowKeysDigest(rowKeys) : rowSetDigest(rows) } : {}) };
+  return { ...rest, ...(rowsJson !== undefined ? { rowsJson } : {}), ...(want.rowSet ? { rowSet: rowKeys ? rowKeysDigest(rowKeys, result.columns.length) : rowSetDigest(rows) } : {}) };
 }
 
 /** In the parent: the result, with its rows decoded only when `withRows`. */
