@@ -54,13 +54,20 @@ describe('the memory cap per execution process (--max-memory-mb)', () => {
 });
 
 describe('--workers', () => {
-  it('is capped by the cores, with a note saying so', async () => {
+  it('is capped by the cores, with a note saying so; the processes past the first start when the queued work is worth them', async () => {
     const engine = new ExecutionEngine({ dbRoot: DB_ROOT, workers: 300 });
     try {
       expect(engine.notes).toEqual([`--workers 300 lowered to ${availableParallelism()}: more processes than ${availableParallelism()} cores would only compete`]);
-      // With no run store there is nothing to reuse: every process boots at once.
-      expect(engine.workerPids().length).toBe(availableParallelism());
-      await engine.run([{ dbId: 'concert_singer', sql: 'SELECT 1' }]);
+      // With no run store there is nothing to reuse: the first process boots at once.
+      expect(engine.workerPids().length).toBe(1);
+      // A little work does not repay another process's start.
+      await engine.run(Array.from({ length: 300 }, (_, i) => ({ dbId: 'concert_singer', sql: `SELECT ${i}` })));
+      expect(engine.workerPids().length).toBe(1);
+      // A query that runs for seconds with others queued behind it: the rest of the pool starts and takes them.
+      const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000000) SELECT count(*) FROM c';
+      const queued = Array.from({ length: 20 }, (_, i) => ({ dbId: 'concert_singer', sql: `SELECT ${i}, 'queued'` }));
+      const results = await engine.run([{ dbId: 'concert_singer', sql: slow }, ...queued]);
+      expect(results.map((r) => r.status)).toEqual(results.map(() => 'ok'));
       expect(engine.workerPids().length).toBe(availableParallelism());
     } finally {
       await engine.close();

@@ -118,9 +118,10 @@ export class ExecutionEngine {
     });
     if (!canMeasureMemory()) this.notes.push('no /proc on this system: --max-memory-mb is not enforced');
     this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
-    // With nothing to reuse, every process starts now and boots while the caller reads its files.
-    // With a run store that holds executions, they start with the first query not found there, so
-    // a re-run that finds everything starts none.
+    // With nothing to reuse, the first process starts now and boots while the caller reads its files
+    // (the pool starts the others once the queued work is worth them). With a run store that holds
+    // executions, it starts with the first query not found there, so a re-run that finds everything
+    // starts none.
     if (!this.store || this.store.isEmpty()) this.pool.warm();
   }
 
@@ -355,7 +356,7 @@ export class ExecutionEngine {
         this.stats.reused++;
         reusedNow++;
       } else {
-        // The first query to run starts the processes the constructor did not.
+        // The first query to run starts the process the constructor did not.
         if (todo.size === 0) this.pool.warm();
         const r = requests[d.request]!;
         todo.set(key, { storeKey: d.storeKey, dbSha: d.dbSha, dbPath: paths[d.request]!, sql: r.sql, lead: opts.first?.(d.request) ?? false });

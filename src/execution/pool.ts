@@ -43,6 +43,14 @@ interface RunState {
   resolve: () => void;
 }
 
+/**
+ * Queued work (estimated from the queries answered so far) above which the pool runs all its
+ * processes, and how long without any answer counts as that much. One process starts first: each
+ * more costs ~0.2 s of CPU and ~45 MB to boot and then competes with this process for the cores,
+ * which a single submission's ~1,500 Spider queries (~0.5 s of work) never repay.
+ */
+const GROW_AT_MS = 1000;
+
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
 const MEMORY_POLL_MS = 20;
 
@@ -58,6 +66,12 @@ export class ProcessPool {
   private queue: PoolJob[] = [];
   private readonly owners = new Map<number, { run: RunState; jobId: number }>();
   private nextId = 0;
+  /** Queries answered and their own time, for the estimate of the queued work. */
+  private answered = 0;
+  private answeredMs = 0;
+  /** When the last answer came, or the queue last went from empty to not. */
+  private progressAt = performance.now();
+  private growTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly memoryWatch: NodeJS.Timeout | undefined;
 
@@ -68,10 +82,38 @@ export class ProcessPool {
     }
   }
 
-  /** Starts processes now (up to `count`), so their start-up overlaps whatever the caller does next. */
-  warm(count = this.opts.size): void {
-    while (!this.closed && this.slots.length < Math.min(count, this.opts.size)) this.slots.push(this.spawn());
+  /** Starts the first process now, so that its start-up overlaps whatever the caller does next. */
+  warm(): void {
+    if (!this.closed && this.slots.length === 0) this.slots.push(this.spawn());
     if (this.slots.length >= this.opts.size) releasePrespawned();
+  }
+
+  /**
+   * Starts the rest of the processes once the queued work is worth them (GROW_AT_MS): estimated
+   * from the answers so far, or when no answer has come for that long (slow queries, a hang).
+   */
+  private grow(): void {
+    if (this.closed || this.queue.length === 0) return;
+    if (this.slots.length === 0) this.slots.push(this.spawn());
+    if (this.slots.length >= this.opts.size) return releasePrespawned();
+    const estimate = this.answered > 0 ? (this.answeredMs / this.answered) * this.queue.length : 0;
+    if (estimate >= GROW_AT_MS || performance.now() - this.progressAt >= GROW_AT_MS) {
+      while (this.slots.length < this.opts.size) {
+        const slot = this.spawn();
+        this.slots.push(slot);
+        this.dispatch(slot);
+      }
+      // Processes started early beyond what this pool runs (prespawn read the options its own way) go now.
+      if (this.slots.length >= this.opts.size) releasePrespawned();
+      return;
+    }
+    if (!this.growTimer) {
+      this.growTimer = setTimeout(() => {
+        this.growTimer = undefined;
+        this.grow();
+      }, GROW_AT_MS);
+      this.growTimer.unref();
+    }
   }
 
   /**
@@ -84,6 +126,7 @@ export class ProcessPool {
     if (this.closed) throw new Error('pool closed');
     return new Promise<void>((resolve) => {
       const run: RunState = { onResult, want, pending: jobs.length, resolve };
+      if (this.queue.length === 0) this.progressAt = performance.now();
       // concat, not push(...jobs): spreading some 130,000 jobs as arguments overflows the stack.
       this.queue = this.queue.concat(
         jobs.map((j) => {
@@ -92,10 +135,8 @@ export class ProcessPool {
           return { ...j, jobId: id };
         }),
       );
-      while (this.slots.length < Math.min(this.opts.size, this.queue.length)) this.slots.push(this.spawn());
-      // Processes started early beyond what this pool runs (prespawn read the options its own way) go now.
-      if (this.slots.length >= this.opts.size) releasePrespawned();
       for (const slot of this.slots) this.dispatch(slot);
+      this.grow();
     });
   }
 
@@ -106,6 +147,7 @@ export class ProcessPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.growTimer) clearTimeout(this.growTimer);
     releasePrespawned();
     if (this.memoryWatch) clearInterval(this.memoryWatch);
     await Promise.all(this.slots.map((s) => this.stop(s)));
@@ -138,10 +180,14 @@ export class ProcessPool {
         if (at < 0) continue;
         slot.batch.splice(at, 1);
         slot.served++;
+        this.answered++;
+        this.answeredMs += result.ms;
         this.settle(jobId, result);
       }
+      this.progressAt = performance.now();
       this.arm(slot);
       this.dispatch(slot);
+      this.grow();
     } else if (msg.type === 'idle') {
       this.dispatch(slot);
     }

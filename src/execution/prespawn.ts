@@ -1,15 +1,15 @@
 import type { ChildMessage } from './pool-protocol.js';
-import { optionValue, prespawnWanted } from './prespawn-when.js';
+import { prespawnWanted } from './prespawn-when.js';
 import { forkExecProcess, type ExecProcess } from './exec-process.js';
 import { setprivFailed } from './parent-death.js';
-import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
 
 /**
- * Execution processes started before the CLI has loaded its modules. A cold `score` spends some
- * 0.3 s loading its code and files before the engine exists, and each execution process needs
- * about as long to boot; started first thing (bin/sqlboard.js), they boot meanwhile, and the pool
- * adopts them. Only for a run that will execute: a run store that already exists may hold every
- * result (a re-run starts no process), so then the engine starts them as before, when needed.
+ * The first execution process, started before the CLI has loaded its modules. A cold `score` spends
+ * some 0.3 s loading its code and files before the engine exists, and an execution process needs
+ * about as long to boot; started first thing (bin/sqlboard.js), it boots meanwhile, and the pool
+ * adopts it (and starts any others itself, pool.ts GROW_AT_MS). Only for a run that will execute
+ * (prespawn-when.ts): a run store that already exists may hold every result (a re-run starts no
+ * process), so then the engine starts it as before, when needed.
  */
 interface Early extends ExecProcess {
   ready: boolean;
@@ -27,33 +27,28 @@ const early: Early[] = ((globalThis as Record<symbol, Early[] | undefined>)[REGI
 /** `args`: the CLI's arguments (process.argv without node and the script). */
 export function prespawnFor(args: readonly string[]): void {
   if (!prespawnWanted(args)) return;
-  // As many as the engine will run (engine.ts workerCount); a bad value is the engine's to refuse.
-  const memoryMb = Number(optionValue(args, 'max-memory-mb') ?? DEFAULT_MAX_MEMORY_MB);
-  const workers = Number(optionValue(args, 'workers'));
-  const count = Math.min(maxWorkers(memoryMb > 0 ? memoryMb : DEFAULT_MAX_MEMORY_MB), workers >= 1 ? Math.floor(workers) : Number.POSITIVE_INFINITY);
-  for (let i = 0; i < count; i++) {
-    const p = forkExecProcess();
-    const e: Early = {
-      ...p,
-      ready: false,
-      onMessage: (msg) => void (msg.type === 'ready' && (e.ready = true)),
-      onExit: (_code, signal) => {
-        const at = early.indexOf(e);
-        if (at >= 0) early.splice(at, 1);
-        // As in the pool: a setpriv that cannot start Node ends by itself before the process is
-        // ready (one killed by releasePrespawned has a signal and says nothing about setpriv).
-        if (e.throughSetpriv && !e.ready && signal === null) setprivFailed();
-      },
-    };
-    p.child.on('message', e.onMessage);
-    p.child.once('exit', e.onExit);
-    p.child.on('error', () => {});
-    // Not adopted (the command failed first), they must not keep this process alive; they end
-    // when its IPC channel closes.
-    p.child.unref();
-    p.child.channel?.unref();
-    early.push(e);
-  }
+  // The pool's first process (pool.ts starts the others once the queued work is worth them).
+  const p = forkExecProcess();
+  const e: Early = {
+    ...p,
+    ready: false,
+    onMessage: (msg) => void (msg.type === 'ready' && (e.ready = true)),
+    onExit: (_code, signal) => {
+      const at = early.indexOf(e);
+      if (at >= 0) early.splice(at, 1);
+      // As in the pool: a setpriv that cannot start Node ends by itself before the process is
+      // ready (one killed by releasePrespawned has a signal and says nothing about setpriv).
+      if (e.throughSetpriv && !e.ready && signal === null) setprivFailed();
+    },
+  };
+  p.child.on('message', e.onMessage);
+  p.child.once('exit', e.onExit);
+  p.child.on('error', () => {});
+  // Not adopted (the command failed first), it must not keep this process alive; it ends
+  // when its IPC channel closes.
+  p.child.unref();
+  p.child.channel?.unref();
+  early.push(e);
 }
 
 /** A process started early, for the pool to adopt (listeners removed, kept alive again), or undefined. */
