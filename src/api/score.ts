@@ -93,14 +93,16 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     // differ, runEx executes what it needs itself (prefetched results are only ever reused, never trusted).
     const early: ExOptions = { comparator, keepDistinct, softF1: softF1Asked(opts.metric, full.format), keepRows: opts.explorer === true };
     prefetchEx(engine, full, early);
-    loaded = {
-      bench: full,
-      systems: specs.map((s) => {
-        const set = loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs] });
-        prefetchEx(engine, full, early, set);
-        return set;
-      }),
-    };
+    const systems: PredictionSet[] = [];
+    for (const s of specs) {
+      // The pool hands out work and hears answers only from the event loop: without this turn the
+      // execution processes got their first batches and then waited for every file to be read.
+      await turnOfEventLoop();
+      const set = loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs] });
+      prefetchEx(engine, full, early, set);
+      systems.push(set);
+    }
+    loaded = { bench: full, systems };
     // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
     const { bench, skipped: left } = opts.skipMissingDb ? withoutUnusableDatabases(full, engine, comparator === 'spider') : { bench: full, skipped: [] };
     skipped = left;
@@ -181,3 +183,5 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
   if (opts.items) writeMetaBeside('--items', opts.items, result);
   return result;
 }
+
+const turnOfEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -315,7 +315,8 @@ export class ExecutionEngine {
       const key = `${dbSha}\n${r.sql}`;
       keys.push(key);
       if (distinct.has(key)) continue;
-      distinct.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '', dbSha, request: i });
+      // The store key (a hash) only for those neither this engine nor prefetch() has: below.
+      distinct.set(key, { storeKey: '', dbSha, request: i });
     }
     this.stats.distinct += distinct.size;
     if (this.failure) throw this.failure.error;
@@ -328,7 +329,12 @@ export class ExecutionEngine {
       this.early.delete(key);
     }
     // Known from an earlier call of this engine, or from the run store (looked up all at once).
-    const unknown = [...distinct].filter(([key]) => !this.memo.has(key) && !early.has(key)).map(([, d]) => d.storeKey);
+    const unknown: string[] = [];
+    for (const [key, d] of distinct) {
+      if (this.memo.has(key) || early.has(key) || !this.store) continue;
+      d.storeKey = ExecutionStore.key(d.dbSha, requests[d.request]!.sql, this.maxRows, this.maxBytes);
+      unknown.push(d.storeKey);
+    }
     const stored = this.store && unknown.length > 0 ? this.store.lookupMany(unknown, this.timeoutMs, needRows) : new Map<string, ExecResult>();
     let reusedNow = 0;
     /** Prefetched results already there (executed before this call), and those still running. */

@@ -50,6 +50,16 @@ interface RunState {
  * which a single submission's ~1,500 Spider queries (~0.5 s of work) never repay.
  */
 const GROW_AT_MS = 1000;
+/** Answers (or their total time) before their mean time estimates the queued work. */
+const SAMPLE_ANSWERS = 200;
+const SAMPLE_MS = 250;
+
+/**
+ * The most jobs sent in one batch. Two batches are out at most, so a process has work for about
+ * 2 × 512 Spider queries (~0.3 s) while this process is busy elsewhere (reading files, keying
+ * requests) and hands out nothing; 256 left them idle behind a score reading 23 prediction files.
+ */
+const MAX_BATCH = 512;
 
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
 const MEMORY_POLL_MS = 20;
@@ -69,7 +79,7 @@ export class ProcessPool {
   /** Queries answered and their own time, for the estimate of the queued work. */
   private answered = 0;
   private answeredMs = 0;
-  /** When the last answer came, or the queue last went from empty to not. */
+  /** When the last answer came, a process got ready, or the queue last went from empty to not. */
   private progressAt = performance.now();
   private growTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -96,8 +106,12 @@ export class ProcessPool {
     if (this.closed || this.queue.length === 0) return;
     if (this.slots.length === 0) this.slots.push(this.spawn());
     if (this.slots.length >= this.opts.size) return releasePrespawned();
-    const estimate = this.answered > 0 ? (this.answeredMs / this.answered) * this.queue.length : 0;
-    if (estimate >= GROW_AT_MS || performance.now() - this.progressAt >= GROW_AT_MS) {
+    // The first answers of a fresh process are slow (cold code): the mean counts from a fair sample.
+    const sampled = this.answered >= SAMPLE_ANSWERS || this.answeredMs >= SAMPLE_MS;
+    const estimate = sampled ? (this.answeredMs / this.answered) * this.queue.length : 0;
+    // A wait counts only once a process is ready: one still starting says nothing of the work.
+    const stalled = this.slots.some((slot) => slot.ready) && performance.now() - this.progressAt >= GROW_AT_MS;
+    if (estimate >= GROW_AT_MS || stalled) {
       while (this.slots.length < this.opts.size) {
         const slot = this.spawn();
         this.slots.push(slot);
@@ -159,6 +173,7 @@ export class ProcessPool {
     const early = adoptPrespawned();
     const { child, throughSetpriv } = early ?? forkExecProcess();
     const slot: Slot = { child, ready: early?.ready ?? false, batch: [], timer: undefined, served: 0, ...(throughSetpriv ? { throughSetpriv } : {}) };
+    if (slot.ready) this.progressAt = performance.now();
     if (slot.ready && this.opts.maxMemoryBytes !== undefined) slot.baseRss = this.rssOf(slot);
     // A message already in the pipe from a process just replaced must not reach its old slot: an
     // 'idle' would hand queued jobs to a dead process, where they were lost and the run hung.
@@ -172,6 +187,8 @@ export class ProcessPool {
   private onMessage(slot: Slot, msg: ChildMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
+      // A process's start-up is not a query taking long: the wait for answers starts now.
+      this.progressAt = performance.now();
       if (this.opts.maxMemoryBytes !== undefined) slot.baseRss = this.rssOf(slot);
       this.dispatch(slot);
     } else if (msg.type === 'results') {
@@ -207,7 +224,7 @@ export class ProcessPool {
     // A suspect from a killed batch always goes alone, to a process with nothing else to do.
     if (slot.batch.length > 0 && (slot.batch[0]!.isolate || this.queue[0]!.isolate)) return;
     // Batches shrink as the queue drains so that the last jobs spread over all processes.
-    const size = this.queue[0]!.isolate ? 1 : Math.max(1, Math.min(256, Math.ceil(this.queue.length / (this.opts.size * 4))));
+    const size = this.queue[0]!.isolate ? 1 : Math.max(1, Math.min(MAX_BATCH, Math.ceil(this.queue.length / (this.opts.size * 4))));
     // The next batch goes out while the process still works on the last one, so it never waits
     // for a round trip to the parent: about two batches are outstanding at most.
     if (slot.batch.length >= size) return;
