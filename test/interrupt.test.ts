@@ -24,10 +24,19 @@ const SYSTEMS: Record<string, string> = { c3: 'c3/predicted_sql.txt', resdsql: '
 const TASKS = 300;
 const systemArgs = Object.keys(SYSTEMS).flatMap((name) => ['--system', `${name}=${join(dir, `${name}.sql`)}`]);
 
+/**
+ * A few predictions that count for a second or so each: the run is still executing when the test's
+ * signal comes, however fast the rest (a few hundred Spider queries) goes.
+ */
+const slow = (i: number): string => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${4_000_000 + i}) SELECT count(*) FROM c`;
+const SLOW_LINES = 6;
+
 beforeAll(() => {
   writeFileSync(questions, JSON.stringify(dev.slice(0, TASKS)));
   for (const [name, file] of Object.entries(SYSTEMS)) {
-    writeFileSync(join(dir, `${name}.sql`), readFileSync(join(SPIDER, 'predictions', file), 'utf8').split('\n').slice(0, TASKS).join('\n') + '\n');
+    const lines = readFileSync(join(SPIDER, 'predictions', file), 'utf8').split('\n').slice(0, TASKS);
+    if (name === 'resdsql') lines.splice(TASKS - SLOW_LINES, SLOW_LINES, ...Array.from({ length: SLOW_LINES }, (_, i) => slow(i)));
+    writeFileSync(join(dir, `${name}.sql`), lines.join('\n') + '\n');
   }
 });
 
@@ -111,8 +120,8 @@ describe('score: SIGINT to the process group (Ctrl-C) after some executions are 
     // No query was stored as failed because its process got the signal too.
     expect(db.prepare("SELECT count(*) AS n FROM executions WHERE error LIKE '%process died%'").get()).toEqual({ n: 0 });
     db.close();
-    // The execution processes (the CLI's children) were killed with it.
-    expect(r.children.length).toBeGreaterThanOrEqual(2);
+    // The execution processes (the CLI's children; one for this little work, pool.ts GROW_AT_MS) were killed with it.
+    expect(r.children.length).toBeGreaterThanOrEqual(1);
     for (const pid of r.children) expect(dead(pid), `process ${pid} still runs`).toBe(true);
   }, 300_000);
 
