@@ -5,7 +5,6 @@
  * JavaScript, and a worker thread cannot be terminated then, but a process can always be killed.
  */
 import Database from 'better-sqlite3';
-import { Worker } from 'node:worker_threads';
 import { KERNEL_WATCHED } from './parent-death.js';
 import { runQuery } from './run-query.js';
 import type { ExecResult } from './types.js';
@@ -79,11 +78,14 @@ send({ type: 'ready' });
 
 // If the parent dies (even by SIGKILL) while this process is inside a long SQLite step, the main
 // thread cannot notice. Where the kernel does not kill it with its parent (parent-death.ts), a
-// worker thread runs on its own and kills the orphaned process.
+// worker thread runs on its own and kills the orphaned process. (Loaded only then: node:worker_threads
+// costs some 7 ms of every process's start.)
 if (!process.env[KERNEL_WATCHED]) {
-  new Worker(
-    `const parent = process.ppid;
-     setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
-    { eval: true },
-  ).unref();
+  void import('node:worker_threads').then(({ Worker }) =>
+    new Worker(
+      `const parent = process.ppid;
+       setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
+      { eval: true },
+    ).unref(),
+  );
 }
