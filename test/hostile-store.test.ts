@@ -55,8 +55,7 @@ describe('run-store failures are user errors naming the file and the way out', (
     const store = openRunStore(file);
     const engine = new ExecutionEngine({ dbRoot: DB_ROOT, workers: 2, store });
     const pages = Number(store.db.pragma('page_count', { simple: true }));
-    // Room for a batch of saves or two (up to 1,000 results each), not for all 4,000.
-    store.db.pragma(`max_page_count = ${pages + 400}`);
+    store.db.pragma(`max_page_count = ${pages + 40}`);
     let error: unknown;
     try {
       await engine.run(queries(4000));

@@ -24,12 +24,16 @@ const RESULT_FORMAT = 6;
  */
 const ROWS_NOT_KEPT = '';
 /**
- * Saves wait in memory for one transaction: a commit per row cost more than the queries. Keys are
- * hashes, so every commit rewrites most of the key index's pages: 1,000 rows (or what arrived in
- * 0.5 s) a commit wrote 8,324 Spider results in about half the time 200 took. A SIGKILL loses what waits.
+ * Saves wait in memory for one transaction: a commit per row cost more than the queries. A run's
+ * first SAVE_FIRST results commit every SAVE_BATCH_FIRST (they are soon kept and visible), the rest
+ * every SAVE_BATCH: keys are hashes, so every commit rewrites most of the key index's pages, and
+ * 1,000 rows a commit wrote 8,324 Spider results in about half the time 200 took. Whatever the
+ * count, what has waited SAVE_WAIT_MS is written. A SIGKILL loses what waits.
  */
+const SAVE_BATCH_FIRST = 200;
+const SAVE_FIRST = 1000;
 const SAVE_BATCH = 1000;
-const SAVE_WAIT_MS = 500;
+const SAVE_WAIT_MS = 200;
 /** Keys per lookupMany statement. */
 const LOOKUP_CHUNK = 2000;
 /** SQLite's largest string or blob (SQLITE_MAX_LENGTH), less room for the rest of the row. */
@@ -54,6 +58,8 @@ export class ExecutionStore {
   private readonly any;
   private readonly putFile;
   private readonly file: string;
+  /** Results this store was handed (save calls), for the batch size. */
+  private saved = 0;
   private stamp = '';
   private stampMs = -1;
   /** A failure of a flush that a timer started, for the next save or flush to throw. */
@@ -212,7 +218,9 @@ export class ExecutionStore {
       result.rowSet ?? null,
     ]);
     // A big result is written at once rather than waiting in memory for its batch.
-    if (this.pending.length >= SAVE_BATCH || rowsJson.length > BIG_RESULT_CHARS) this.flush();
+    this.saved++;
+    const batch = this.saved <= SAVE_FIRST ? SAVE_BATCH_FIRST : SAVE_BATCH;
+    if (this.pending.length >= batch || rowsJson.length > BIG_RESULT_CHARS) this.flush();
     // While a slow query holds up the next batch, what has arrived is written within SAVE_WAIT_MS.
     else this.flushTimer ??= setTimeout(() => this.flushLater(), SAVE_WAIT_MS).unref();
   }
