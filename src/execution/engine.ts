@@ -90,6 +90,7 @@ export class ExecutionEngine {
   private failure: { error: unknown } | undefined;
   private failListeners: ((error: unknown) => void)[] = [];
   private readonly shaByPath = new Map<string, string>();
+  private readonly dbNumbers = new Map<string, string>();
   private readonly paths = new Map<string, string>();
   private readonly sizes = new Map<string, number>();
   private readonly folders = new Map<string, string[]>();
@@ -229,7 +230,7 @@ export class ExecutionEngine {
         continue;
       }
       const dbSha = this.sha(dbPath);
-      const key = `${dbSha}\n${r.sql}`;
+      const key = this.memoKey(dbSha, r.sql);
       if (this.memo.has(key) || this.early.has(key) || fresh.has(key)) continue;
       fresh.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '', dbSha, dbPath, sql: r.sql });
     }
@@ -312,7 +313,7 @@ export class ExecutionEngine {
     const distinct = new Map<string, { storeKey: string; dbSha: string; request: number }>();
     for (const [i, r] of requests.entries()) {
       const dbSha = shas.get(paths[i]!)!;
-      const key = `${dbSha}\n${r.sql}`;
+      const key = this.memoKey(dbSha, r.sql);
       keys.push(key);
       if (distinct.has(key)) continue;
       // The store key (a hash) only for those neither this engine nor prefetch() has: below.
@@ -442,7 +443,7 @@ export class ExecutionEngine {
     const out: (ResultPreview | undefined)[] = [];
     for (const r of requests) {
       const dbSha = this.sha(this.dbPath(r.dbId));
-      const key = `${dbSha}\n${r.sql}`;
+      const key = this.memoKey(dbSha, r.sql);
       if (!byKey.has(key)) {
         const kept = this.memo.get(key);
         byKey.set(key, kept ? previewOf(kept) : this.store?.preview(ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes), rows));
@@ -486,6 +487,17 @@ export class ExecutionEngine {
     }
     const selects = job.sql.match(/\bselect\b/gi)?.length ?? 1;
     return size * selects;
+  }
+
+  /**
+   * A query's key in this engine's maps: its database by a short number of this engine's own (the
+   * hash is 64 characters, more than most queries), then the SQL. Every map key is hashed and
+   * compared whole, many times per request.
+   */
+  private memoKey(dbSha: string, sql: string): string {
+    let n = this.dbNumbers.get(dbSha);
+    if (n === undefined) this.dbNumbers.set(dbSha, (n = String(this.dbNumbers.size)));
+    return `${n}\n${sql}`;
   }
 
   private sha(dbPath: string): string {
