@@ -42,6 +42,18 @@ describe('execution that keeps row keys instead of rows (the bird comparison)', 
     }
   });
 
+  it('tells row sets apart by their row length, except empty ones (Python: set() == set())', () => {
+    // The keys are joined with nothing between them: without the row length first, one row of two
+    // cells and two rows of one cell would hash the same.
+    expect(rowSetDigest([['a', 'b']])).not.toBe(rowSetDigest([['a'], ['b']]));
+    expect(rowSetDigest([[1, 2], [3, 4]])).not.toBe(rowSetDigest([[1, 2, 3, 4]]));
+    expect(rowSetDigest([])).toBe(rowKeysDigest(new Set(), 3));
+    expect(rowKeysDigest(new Set(), 1)).toBe(rowKeysDigest(new Set(), 3));
+    // Python's equality: 1 == 1.0, order and repeats do not matter; '1' != 1.
+    expect(rowSetDigest([[1, 'x'], [2, 'y'], [1, 'x']])).toBe(rowSetDigest([[2, 'y'], [1.0, 'x']]));
+    expect(rowSetDigest([['1']])).not.toBe(rowSetDigest([[1]]));
+  });
+
   it('stops at the same row and byte limits', () => {
     const db = new Database(join(SPIDER, 'database', 'world_1', 'world_1.sqlite'), { readonly: true });
     try {

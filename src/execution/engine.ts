@@ -254,8 +254,9 @@ export class ExecutionEngine {
         const result = fromWire(wire, needRows);
         this.stats.executed++;
         this.stats.executionMs += result.ms;
-        early.result = result;
-        early.taken?.(result);
+        // Kept only until a run() takes it (its rows, if any, then go with that run's results).
+        if (early.taken) early.taken(result);
+        else early.result = result;
       },
     );
   }
@@ -346,6 +347,8 @@ export class ExecutionEngine {
       if (e?.result) {
         if (keepRows) this.memo.set(key, e.result);
         found.set(key, e.result);
+        // Taken: the entry (still referenced by prefetch's jobs) no longer holds the rows.
+        e.result = undefined;
         if (e.stored) {
           this.stats.reused++;
           reusedNow++;

@@ -139,7 +139,23 @@ export function prefetchEx(engine: ExecutionEngine, bench: Benchmark, opts: ExOp
   if (system && needRows) return;
   const sqlOf = comparatorSql(opts.comparator, opts.keepDistinct ?? false);
   const requests: ExecRequest[] = [];
+  /** Under spider, a database whose folder holds a file that is no SQLite database is an error or skipped (--skip-missing-db): none of its queries start. */
+  const usable = new Map<string, boolean>();
+  const folderUsable = (dbId: string): boolean => {
+    let ok = usable.get(dbId);
+    if (ok === undefined) {
+      try {
+        engine.folderFiles(dbId);
+        ok = true;
+      } catch {
+        ok = false;
+      }
+      usable.set(dbId, ok);
+    }
+    return ok;
+  };
   for (const t of bench.tasks) {
+    if (opts.comparator === 'spider' && !folderUsable(t.dbId)) continue;
     const text = system ? system.byTask.get(t.id)?.sql : t.goldSql;
     const sql = text === undefined ? undefined : sqlOf(text, system !== undefined);
     if (sql !== undefined) requests.push({ dbId: t.dbId, sql });

@@ -53,6 +53,8 @@ const GROW_AT_MS = 1000;
 /** Answers (or their total time) before their mean time estimates the queued work. */
 const SAMPLE_ANSWERS = 200;
 const SAMPLE_MS = 250;
+/** ...and never fewer: one answer slowed by the machine's load is no estimate. */
+const MIN_SAMPLE_ANSWERS = 16;
 
 /**
  * The most jobs sent in one batch. Two batches are out at most, so a process has work for about
@@ -104,10 +106,15 @@ export class ProcessPool {
    */
   private grow(): void {
     if (this.closed || this.queue.length === 0) return;
-    if (this.slots.length === 0) this.slots.push(this.spawn());
+    if (this.slots.length === 0) {
+      const first = this.spawn();
+      this.slots.push(first);
+      // A process adopted ready (prespawn.ts) sends no 'ready' to this pool: it takes work now.
+      this.dispatch(first);
+    }
     if (this.slots.length >= this.opts.size) return releasePrespawned();
     // The first answers of a fresh process are slow (cold code): the mean counts from a fair sample.
-    const sampled = this.answered >= SAMPLE_ANSWERS || this.answeredMs >= SAMPLE_MS;
+    const sampled = this.answered >= SAMPLE_ANSWERS || (this.answered >= MIN_SAMPLE_ANSWERS && this.answeredMs >= SAMPLE_MS);
     const estimate = sampled ? (this.answeredMs / this.answered) * this.queue.length : 0;
     // A wait counts only once a process is ready: one still starting says nothing of the work.
     const stalled = this.slots.some((slot) => slot.ready) && performance.now() - this.progressAt >= GROW_AT_MS;
