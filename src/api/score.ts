@@ -91,7 +91,9 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     // The golds start executing now and each system's predictions as soon as its file is read, so the
     // execution processes work while the files load. The options are runScore's below; should they
     // differ, runEx executes what it needs itself (prefetched results are only ever reused, never trusted).
-    const early: ExOptions = { comparator, keepDistinct, softF1: softF1Asked(opts.metric, full.format), keepRows: opts.explorer === true };
+    // The explorer previews what each query returned: the run store must keep the rows.
+    const keepRows = opts.explorer === true;
+    const early: ExOptions = { comparator, keepDistinct, softF1: softF1Asked(opts.metric, full.format), keepRows };
     prefetchEx(engine, full, early);
     const systems: PredictionSet[] = [];
     for (const s of specs) {
@@ -124,8 +126,6 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     const vesReps = o.vesReps;
     if (wantsVes) atLeast('ves-reps', vesReps, 2);
     const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
-    // The explorer previews what each query returned: the run store must keep the rows.
-    const keepRows = opts.explorer === true;
     // Spider hardness levels too: a re-run parses no gold for them.
     const hardness = new HardnessStore(store);
     run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, keepRows, hardness, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {

@@ -53,6 +53,14 @@ export { DEFAULT_MAX_MEMORY_MB } from './worker-count.js';
 /** An execution process needs about 60 MB (100 MB from source through tsx) before it runs anything. */
 export const MIN_MEMORY_MB = 192;
 
+/** A distinct query to run, with what keeping its result in the run store needs. */
+interface QueryJob {
+  storeKey: string;
+  dbSha: string;
+  dbPath: string;
+  sql: string;
+}
+
 /** A result prefetch() asked for, until a run() takes it. */
 interface EarlyResult {
   /** Whether it carries rows (prefetch's needRows): only a run() with the same needs takes it. */
@@ -221,7 +229,7 @@ export class ExecutionEngine {
    */
   prefetch(requests: readonly ExecRequest[], needRows: boolean): void {
     if (this.failure) return;
-    const fresh = new Map<string, { storeKey: string; dbSha: string; dbPath: string; sql: string }>();
+    const fresh = new Map<string, QueryJob>();
     for (const r of requests) {
       let dbPath: string;
       try {
@@ -236,7 +244,7 @@ export class ExecutionEngine {
     }
     if (fresh.size === 0) return;
     const stored = this.store ? this.store.lookupMany([...fresh.values()].map((v) => v.storeKey), this.timeoutMs, needRows) : new Map<string, ExecResult>();
-    const jobs: { early: EarlyResult; v: { storeKey: string; dbSha: string; dbPath: string; sql: string }; cost: number }[] = [];
+    const jobs: { early: EarlyResult; v: QueryJob; cost: number }[] = [];
     for (const [key, v] of fresh) {
       const found = stored.get(v.storeKey);
       const early: EarlyResult = { rows: needRows, stored: found !== undefined, ...(found ? { result: found } : {}) };
@@ -248,12 +256,9 @@ export class ExecutionEngine {
       jobs.map((j, jobId) => ({ jobId, dbPath: j.v.dbPath, sql: j.v.sql })),
       this.wants(needRows),
       (jobId, wire) => {
-        if (this.failure) return;
         const { early, v } = jobs[jobId]!;
-        if (!this.keep(v, wire)) return;
-        const result = fromWire(wire, needRows);
-        this.stats.executed++;
-        this.stats.executionMs += result.ms;
+        const result = this.received(v, wire, needRows);
+        if (!result) return;
         // Kept only until a run() takes it (its rows, if any, then go with that run's results).
         if (early.taken) early.taken(result);
         else early.result = result;
@@ -267,19 +272,24 @@ export class ExecutionEngine {
   }
 
   /**
-   * Keeps a result in the run store. A failure (a full disk) stops every run: the processes are
-   * stopped and run() rejects; every result saved before it stays in the store, so a re-run resumes there.
+   * An execution's answer: kept in the run store and counted, or undefined once the run has failed.
+   * A failure to keep it (a full disk) stops every run: the processes are stopped and run() rejects;
+   * every result saved before it stays in the store, so a re-run resumes there.
    */
-  private keep(v: { storeKey: string; dbSha: string; sql: string }, wire: WireResult): boolean {
+  private received(v: QueryJob, wire: WireResult, needRows: boolean): ExecResult | undefined {
+    if (this.failure) return undefined;
     try {
       this.store?.save(v.storeKey, v.dbSha, v.sql, wire, this.timeoutMs, this.maxRows);
-      return true;
     } catch (e) {
       this.failure = { error: e };
       void this.pool.close();
       for (const l of this.failListeners) l(e);
-      return false;
+      return undefined;
     }
+    const result = fromWire(wire, needRows);
+    this.stats.executed++;
+    this.stats.executionMs += result.ms;
+    return result;
   }
 
   /**
@@ -304,7 +314,7 @@ export class ExecutionEngine {
     const found = new Map<string, ExecResult>();
     this.stats.requested += requests.length;
     const keys: string[] = [];
-    const todo = new Map<string, { storeKey: string; dbSha: string; dbPath: string; sql: string; lead: boolean }>();
+    const todo = new Map<string, QueryJob & { lead: boolean }>();
     // A request names its database, or one file of its folder (folderFiles): each file is hashed,
     // and keyed in the memo and the store, on its own.
     const paths = requests.map((r) => r.file ?? this.dbPath(r.dbId));
@@ -419,13 +429,9 @@ export class ExecutionEngine {
       entries.map(([, v], jobId) => ({ jobId, dbPath: v.dbPath, sql: v.sql })),
       this.wants(needRows),
       (jobId, wire) => {
-        if (this.failure) return;
         const [key, v] = entries[jobId]!;
-        if (!this.keep(v, wire)) return;
-        const result = fromWire(wire, needRows);
-        this.stats.executed++;
-        this.stats.executionMs += result.ms;
-        arrive(key, result);
+        const result = this.received(v, wire, needRows);
+        if (result) arrive(key, result);
       },
     );
     try {

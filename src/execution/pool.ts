@@ -96,8 +96,15 @@ export class ProcessPool {
 
   /** Starts the first process now, so that its start-up overlaps whatever the caller does next. */
   warm(): void {
-    if (!this.closed && this.slots.length === 0) this.slots.push(this.spawn());
+    if (!this.closed && this.slots.length === 0) this.addSlot();
     if (this.slots.length >= this.opts.size) releasePrespawned();
+  }
+
+  /** A new process in the pool; one adopted ready (prespawn.ts) sends no 'ready', so it takes work now. */
+  private addSlot(): void {
+    const slot = this.spawn();
+    this.slots.push(slot);
+    this.dispatch(slot);
   }
 
   /**
@@ -106,12 +113,7 @@ export class ProcessPool {
    */
   private grow(): void {
     if (this.closed || this.queue.length === 0) return;
-    if (this.slots.length === 0) {
-      const first = this.spawn();
-      this.slots.push(first);
-      // A process adopted ready (prespawn.ts) sends no 'ready' to this pool: it takes work now.
-      this.dispatch(first);
-    }
+    if (this.slots.length === 0) this.addSlot();
     if (this.slots.length >= this.opts.size) return releasePrespawned();
     // The first answers of a fresh process are slow (cold code): the mean counts from a fair sample.
     const sampled = this.answered >= SAMPLE_ANSWERS || (this.answered >= MIN_SAMPLE_ANSWERS && this.answeredMs >= SAMPLE_MS);
@@ -119,13 +121,9 @@ export class ProcessPool {
     // A wait counts only once a process is ready: one still starting says nothing of the work.
     const stalled = this.slots.some((slot) => slot.ready) && performance.now() - this.progressAt >= GROW_AT_MS;
     if (estimate >= GROW_AT_MS || stalled) {
-      while (this.slots.length < this.opts.size) {
-        const slot = this.spawn();
-        this.slots.push(slot);
-        this.dispatch(slot);
-      }
-      // Processes started early beyond what this pool runs (prespawn read the options its own way) go now.
-      if (this.slots.length >= this.opts.size) releasePrespawned();
+      while (this.slots.length < this.opts.size) this.addSlot();
+      // A process started early that the pool has no slot for (none when prespawn starts one) goes now.
+      releasePrespawned();
       return;
     }
     if (!this.growTimer) {
