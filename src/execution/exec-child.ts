@@ -74,18 +74,21 @@ process.on('disconnect', () => process.exit(0));
 // process died", a result the run store would keep for the re-run.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
-send({ type: 'ready' });
-
 // If the parent dies (even by SIGKILL) while this process is inside a long SQLite step, the main
 // thread cannot notice. Where the kernel does not kill it with its parent (parent-death.ts), a
 // worker thread runs on its own and kills the orphaned process. (Loaded only then: node:worker_threads
-// costs some 7 ms of every process's start.)
-if (!process.env[KERNEL_WATCHED]) {
-  void import('node:worker_threads').then(({ Worker }) =>
+// costs some 7 ms of every process's start.) The process says it is ready only once the thread
+// exists: a batch that arrived first would start its query before the import resolved, and a
+// query that never ends would keep the thread from ever starting.
+if (process.env[KERNEL_WATCHED]) {
+  send({ type: 'ready' });
+} else {
+  void import('node:worker_threads').then(({ Worker }) => {
     new Worker(
       `const parent = process.ppid;
        setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
       { eval: true },
-    ).unref(),
-  );
+    ).unref();
+    send({ type: 'ready' });
+  });
 }
