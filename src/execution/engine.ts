@@ -10,6 +10,7 @@ import type { RunStore } from '../store/run-store.js';
 import { ProcessPool } from './pool.js';
 import { canMeasureMemory } from './process-memory.js';
 import { DEFAULT_MAX_MEMORY_MB, maxWorkers } from './worker-count.js';
+import { selectCount } from './select-count.js';
 import { fromWire } from './wire-result.js';
 import { DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES } from './result-limits.js';
 import type { ExecRequest, ExecResult } from './types.js';
@@ -91,14 +92,17 @@ export class ExecutionEngine {
   private readonly maxBytes: number;
   /** Things the caller should tell the user (e.g. --workers lowered). */
   readonly notes: string[] = [];
-  private readonly memo = new Map<string, ExecResult>();
-  /** Results prefetch() started or found, by memo key, until a run() takes them. */
-  private readonly early = new Map<string, EarlyResult>();
+  /** Results kept by query number (queryId). */
+  private readonly memo = new Map<number, ExecResult>();
+  /** Results prefetch() started or found, by query number, until a run() takes them. */
+  private readonly early = new Map<number, EarlyResult>();
   /** Set when keeping a result failed (a full disk): the pool is closed, and every run() rejects. */
   private failure: { error: unknown } | undefined;
   private failListeners: ((error: unknown) => void)[] = [];
   private readonly shaByPath = new Map<string, string>();
-  private readonly dbNumbers = new Map<string, string>();
+  /** Each database file's (by its hash) queries, by SQL text: their numbers (queryId). */
+  private readonly queryIds = new Map<string, Map<string, number>>();
+  private queries = 0;
   private readonly paths = new Map<string, string>();
   private readonly sizes = new Map<string, number>();
   private readonly folders = new Map<string, string[]>();
@@ -229,7 +233,7 @@ export class ExecutionEngine {
    */
   prefetch(requests: readonly ExecRequest[], needRows: boolean): void {
     if (this.failure) return;
-    const fresh = new Map<string, QueryJob>();
+    const fresh = new Map<number, QueryJob>();
     for (const r of requests) {
       let dbPath: string;
       try {
@@ -238,7 +242,7 @@ export class ExecutionEngine {
         continue;
       }
       const dbSha = this.sha(dbPath);
-      const key = this.memoKey(dbSha, r.sql);
+      const key = this.queryId(dbSha, r.sql);
       if (this.memo.has(key) || this.early.has(key) || fresh.has(key)) continue;
       fresh.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '', dbSha, dbPath, sql: r.sql });
     }
@@ -311,21 +315,21 @@ export class ExecutionEngine {
     const needRows = opts.needRows ?? true;
     const keepRows = needRows && (opts.keepRows ?? true);
     /** This call's results by key (rows dropped once onResult has had them, unless keepRows). */
-    const found = new Map<string, ExecResult>();
+    const found = new Map<number, ExecResult>();
     this.stats.requested += requests.length;
-    const keys: string[] = [];
-    const todo = new Map<string, QueryJob & { lead: boolean }>();
+    const keys = new Array<number>(requests.length);
+    const todo = new Map<number, QueryJob & { lead: boolean }>();
     // A request names its database, or one file of its folder (folderFiles): each file is hashed,
     // and keyed in the memo and the store, on its own.
     const paths = requests.map((r) => r.file ?? this.dbPath(r.dbId));
     const shas = new Map<string, string>();
     for (const path of new Set(paths)) shas.set(path, this.sha(path));
     // Each distinct query once: its store key (a content hash) and the first request that asks for it.
-    const distinct = new Map<string, { storeKey: string; dbSha: string; request: number }>();
+    const distinct = new Map<number, { storeKey: string; dbSha: string; request: number }>();
     for (const [i, r] of requests.entries()) {
       const dbSha = shas.get(paths[i]!)!;
-      const key = this.memoKey(dbSha, r.sql);
-      keys.push(key);
+      const key = this.queryId(dbSha, r.sql);
+      keys[i] = key;
       if (distinct.has(key)) continue;
       // The store key (a hash) only for those neither this engine nor prefetch() has: below.
       distinct.set(key, { storeKey: '', dbSha, request: i });
@@ -333,7 +337,7 @@ export class ExecutionEngine {
     this.stats.distinct += distinct.size;
     if (this.failure) throw this.failure.error;
     // Started by prefetch(): taken as they are, or when they arrive.
-    const early = new Map<string, EarlyResult>();
+    const early = new Map<number, EarlyResult>();
     for (const key of distinct.keys()) {
       const e = this.early.get(key);
       if (!e || e.rows !== needRows || this.memo.has(key)) continue;
@@ -351,7 +355,7 @@ export class ExecutionEngine {
     let reusedNow = 0;
     /** Prefetched results already there (executed before this call), and those still running. */
     let arrived = 0;
-    const arriving: [string, EarlyResult][] = [];
+    const arriving: [number, EarlyResult][] = [];
     for (const [key, d] of distinct) {
       const e = early.get(key);
       if (e?.result) {
@@ -385,7 +389,7 @@ export class ExecutionEngine {
     const total = reusedNow + arrived + arriving.length + todo.size;
     let done = reusedNow + arrived;
     onProgress?.(done, total);
-    const waiting = new Map<string, number[]>();
+    const waiting = new Map<number, number[]>();
     keys.forEach((key, i) => {
       const known = found.get(key);
       if (known) onResult?.(i, known);
@@ -404,7 +408,7 @@ export class ExecutionEngine {
       .map((e) => ({ e, cost: this.costGuess(e[1]) }))
       .sort((a, b) => Number(b.e[1].lead) - Number(a.e[1].lead) || b.cost - a.cost)
       .map(({ e }) => e);
-    const arrive = (key: string, result: ExecResult): void => {
+    const arrive = (key: number, result: ExecResult): void => {
       if (keepRows) this.memo.set(key, result);
       found.set(key, keepRows ? result : withoutRows(result));
       for (const i of waiting.get(key) ?? []) onResult!(i, result);
@@ -448,11 +452,11 @@ export class ExecutionEngine {
    * close()): undefined for a request it has no result for. Keyed as run() keys them.
    */
   async previews(requests: readonly ExecRequest[], rows = PREVIEW_ROWS): Promise<(ResultPreview | undefined)[]> {
-    const byKey = new Map<string, ResultPreview | undefined>();
+    const byKey = new Map<number, ResultPreview | undefined>();
     const out: (ResultPreview | undefined)[] = [];
     for (const r of requests) {
       const dbSha = this.sha(this.dbPath(r.dbId));
-      const key = this.memoKey(dbSha, r.sql);
+      const key = this.queryId(dbSha, r.sql);
       if (!byKey.has(key)) {
         const kept = this.memo.get(key);
         byKey.set(key, kept ? previewOf(kept) : this.store?.preview(ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes), rows));
@@ -494,19 +498,20 @@ export class ExecutionEngine {
       size = statSync(job.dbPath).size;
       this.sizes.set(job.dbPath, size);
     }
-    const selects = job.sql.match(/\bselect\b/gi)?.length ?? 1;
-    return size * selects;
+    return size * (selectCount(job.sql) || 1);
   }
 
   /**
-   * A query's key in this engine's maps: its database by a short number of this engine's own (the
-   * hash is 64 characters, more than most queries), then the SQL. Every map key is hashed and
-   * compared whole, many times per request.
+   * A query's key in this engine's maps: a number of this engine's own for each distinct (database
+   * file, SQL). Found by the SQL string itself, whose hash V8 keeps with the string once computed: a
+   * key string built per lookup (as `<database>\n<SQL>` once was) was hashed whole at every lookup.
    */
-  private memoKey(dbSha: string, sql: string): string {
-    let n = this.dbNumbers.get(dbSha);
-    if (n === undefined) this.dbNumbers.set(dbSha, (n = String(this.dbNumbers.size)));
-    return `${n}\n${sql}`;
+  private queryId(dbSha: string, sql: string): number {
+    let ids = this.queryIds.get(dbSha);
+    if (!ids) this.queryIds.set(dbSha, (ids = new Map()));
+    let id = ids.get(sql);
+    if (id === undefined) ids.set(sql, (id = this.queries++));
+    return id;
   }
 
   private sha(dbPath: string): string {
@@ -518,3 +523,4 @@ export class ExecutionEngine {
     return sha;
   }
 }
+

@@ -64,6 +64,12 @@ export class ExecutionStore {
   private stampMs = -1;
   /** A failure of a flush that a timer started, for the next save or flush to throw. */
   private failure: unknown;
+  /**
+   * When the store held no execution as this opened it: the keys saved since, the only ones a lookup
+   * can find (a cold run looks up none of its thousands of queries). Another run writing to the same
+   * store at the same time is not seen: its results are executed again, and found by a re-run.
+   */
+  private readonly savedHere: Set<string> | undefined;
 
   constructor(store: RunStore) {
     this.file = store.file;
@@ -110,6 +116,7 @@ export class ExecutionStore {
       'SELECT size, mtime_ms, sha256 FROM db_files WHERE path = ?',
     );
     this.putFile = store.db.prepare('INSERT OR REPLACE INTO db_files (path, size, mtime_ms, sha256) VALUES (?, ?, ?, ?)');
+    if (this.isEmpty()) this.savedHere = new Set();
   }
 
   /**
@@ -147,8 +154,9 @@ export class ExecutionStore {
   lookupMany(keys: readonly string[], timeoutMs: number, withRows = true): Map<string, ExecResult> {
     const out = new Map<string, ExecResult>();
     const stmt = withRows ? this.getMany : this.getManyLean;
+    const saved = this.savedHere;
     // In key order, SQLite walks its key index forward instead of jumping around it.
-    const sorted = [...keys].sort();
+    const sorted = (saved ? keys.filter((k) => saved.has(k)) : [...keys]).sort();
     for (let at = 0; at < sorted.length; at += LOOKUP_CHUNK) {
       const chunk = JSON.stringify(sorted.slice(at, at + LOOKUP_CHUNK));
       for (const row of guardStore(this.file, () => stmt.all(chunk))) {
@@ -194,6 +202,7 @@ export class ExecutionStore {
     const rowsJson = result.rowsJson ?? (result.status === 'ok' ? ROWS_NOT_KEPT : '[]');
     // Only a budget above the store-safe ceiling lets a result this big through: it is not kept.
     if (rowsJson.length > MAX_VALUE_BYTES / 3 && Buffer.byteLength(rowsJson) > MAX_VALUE_BYTES) return;
+    this.savedHere?.add(key);
     this.pending.push([
       key,
       dbSha,
