@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { canMeasureMemory, residentBytes, ResidentMemory } from '../src/execution/process-memory.js';
 import { ExecutionStore } from '../src/execution/result-store.js';
 import { selectCount } from '../src/execution/select-count.js';
 import type { WireResult } from '../src/execution/pool-protocol.js';
@@ -84,6 +86,39 @@ describe('run-store lookups', () => {
       expect(found.get(keys[0]!)!.rows).toEqual([[0]]);
     } finally {
       again.close();
+    }
+  });
+});
+
+describe('resident memory read from a statm kept open', () => {
+  it.runIf(canMeasureMemory())('reads what /proc/<pid>/statm says, afresh each time, and nothing once the process is gone', async () => {
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const memory = new ResidentMemory(child.pid!);
+    try {
+      // A stopped process's resident memory holds still: the kept-open reading equals a reading by name.
+      await new Promise((resolve) => child.once('spawn', resolve));
+      child.kill('SIGSTOP');
+      while (!/^\d+ \(.*\) T/.test(readFileSync(`/proc/${child.pid}/stat`, 'latin1'))) await new Promise((resolve) => setTimeout(resolve, 5));
+      const first = memory.read();
+      expect(first).toBeGreaterThan(0);
+      expect(memory.read()).toBe(residentBytes(child.pid!));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      expect(memory.read()).toBeUndefined();
+    } finally {
+      child.kill('SIGKILL');
+      memory.close();
+    }
+    // This process, before and after 64 MiB are touched: the same open file sees them.
+    const self = new ResidentMemory(process.pid);
+    try {
+      const before = self.read()!;
+      const held = Buffer.alloc(64 * 2 ** 20, 1);
+      expect(self.read()! - before).toBeGreaterThanOrEqual(48 * 2 ** 20);
+      expect(held[held.length - 1]).toBe(1);
+    } finally {
+      self.close();
     }
   });
 });

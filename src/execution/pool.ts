@@ -3,7 +3,7 @@ import type { ChildMessage, ParentMessage, PoolJob, ResultWants, WireResult } fr
 import { forkExecProcess } from './exec-process.js';
 import { setprivFailed } from './parent-death.js';
 import { adoptPrespawned, releasePrespawned } from './prespawn.js';
-import { residentBytes } from './process-memory.js';
+import { ResidentMemory } from './process-memory.js';
 
 export interface PoolOptions {
   /** Child processes (default: one per core). */
@@ -33,6 +33,8 @@ interface Slot {
   lastRss?: number;
   /** Started through setpriv (parent-death.ts). */
   throughSetpriv?: boolean;
+  /** Its resident memory, read from its statm kept open (with a memory cap). */
+  memory?: ResidentMemory;
 }
 
 /** One caller's run(): its jobs' results go to its callback, and it ends when all are settled. */
@@ -178,6 +180,7 @@ export class ProcessPool {
     const early = adoptPrespawned();
     const { child, throughSetpriv } = early ?? forkExecProcess();
     const slot: Slot = { child, ready: early?.ready ?? false, batch: [], timer: undefined, served: 0, ...(throughSetpriv ? { throughSetpriv } : {}) };
+    if (this.opts.maxMemoryBytes !== undefined && child.pid !== undefined) slot.memory = new ResidentMemory(child.pid);
     if (slot.ready) this.progressAt = performance.now();
     if (slot.ready && this.opts.maxMemoryBytes !== undefined) slot.baseRss = this.rssOf(slot);
     // A message already in the pipe from a process just replaced must not reach its old slot: an
@@ -275,9 +278,8 @@ export class ProcessPool {
    */
   private checkMemory(cap: number): void {
     for (const slot of [...this.slots]) {
-      const pid = slot.child.pid;
-      if (pid === undefined || !slot.ready) continue;
-      const rss = residentBytes(pid);
+      if (!slot.ready) continue;
+      const rss = this.rssOf(slot);
       slot.lastRss = rss;
       if (rss === undefined) continue;
       if (slot.batch.length === 0) {
@@ -307,8 +309,7 @@ export class ProcessPool {
   }
 
   private rssOf(slot: Slot): number | undefined {
-    const pid = slot.child.pid;
-    return pid === undefined ? undefined : residentBytes(pid);
+    return slot.memory?.read();
   }
 
   /** Whether a process that has served queries holds (resident: `rss`) more than it should keep. */
@@ -342,6 +343,7 @@ export class ProcessPool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.child.removeAllListeners('exit');
     slot.child.kill('SIGKILL');
+    slot.memory?.close();
     const unanswered = slot.batch;
     slot.batch = [];
     const fresh = this.spawn();
@@ -366,6 +368,7 @@ export class ProcessPool {
 
   private stop(slot: Slot): Promise<void> {
     if (slot.timer) clearTimeout(slot.timer);
+    slot.memory?.close();
     const child = slot.child;
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {
