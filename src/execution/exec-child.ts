@@ -53,14 +53,12 @@ process.on('message', (msg: ParentMessage) => {
   for (const job of msg.jobs) {
     let result: ExecResult;
     counted.bytes = 0;
-    // Only a digest wanted: the rows' keys are kept instead of the rows.
-    const keys = !msg.want.rows && msg.want.rowSet ? new Set<string>() : undefined;
     try {
-      result = runQuery(connection(job.dbPath), job.sql, msg.maxRows, msg.maxBytes, counted, keys);
+      result = runQuery(connection(job.dbPath), job.sql, msg.maxRows, msg.maxBytes, counted);
     } catch (e) {
       result = { status: 'error', columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
     }
-    pending.push({ jobId: job.jobId, result: toWire(result, msg.want, keys) });
+    pending.push({ jobId: job.jobId, result: toWire(result, msg.want) });
     pendingBytes += counted.bytes;
     if (pending.length >= FLUSH_COUNT || pendingBytes >= FLUSH_BYTES || performance.now() - lastFlush >= FLUSH_MS) flush();
   }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { rowKey } from './python-value.js';
 import type { Cell } from './types.js';
 
 /**
@@ -7,27 +6,193 @@ import type { Cell } from './types.js';
  * `set(a) == set(b)` in Python (BIRD's comparison), up to a SHA-256 collision, which nobody can
  * make on purpose. The execution processes compute it where the rows are produced, so a `bird`
  * comparison needs neither the rows in the parent nor their copy over IPC.
+ *
+ * What is hashed: the distinct rows, each as its canonical JSON (canonicalRow), in one canonical
+ * order (rowOrder), written as JSON arrays of up to ROWS_PER_UPDATE rows. JSON delimits every
+ * string, row and array, so the text spells exactly one sequence of rows; the order is a function
+ * of the set alone, so the text is too. No rows: nothing is hashed, one digest whatever the
+ * columns, as Python's `set() == set()`.
+ *
+ * Why not sort key strings (as before): building a key string per row and sorting those cost more
+ * than running most queries (the strings built by concatenation had to be flattened, then compared
+ * character by character). Here the rows are ordered as they came from SQLite, by a number read
+ * from a few characters (a typed-array sort, in native code), and only rows whose numbers tie are
+ * compared cell by cell; only the distinct rows are ever serialised, by JSON.stringify.
+ * `rows` is not modified.
  */
-export function rowSetDigest(rows: readonly (readonly Cell[])[]): string {
-  return rowKeysDigest(new Set(rows.map(rowKey)), rows[0]?.length ?? 0);
+export function rowSetDigest(rows: readonly (readonly Cell[])[], packLimit = PACK_LIMIT): string {
+  const h = createHash('sha256');
+  const distinct = distinctInOrder(rows, packLimit);
+  for (let at = 0; at < distinct.length; at += ROWS_PER_UPDATE) {
+    const chunk: unknown[] = [];
+    for (let i = at; i < Math.min(at + ROWS_PER_UPDATE, distinct.length); i++) chunk.push(canonicalRow(distinct[i]!));
+    h.update(JSON.stringify(chunk));
+  }
+  return h.digest('base64');
 }
 
-/** Keys joined per hash update: one text for all of them would double a big result's memory. */
-const KEYS_PER_UPDATE = 4096;
+/** Rows serialised per hash update: one text for all of them would double a big result's memory. */
+const ROWS_PER_UPDATE = 4096;
+
+/** 2^21: a row's index fits below a sample times this in a double (32 + 21 = 53 bits). */
+const INDEX_SPAN = 2 ** 21;
+/** Up to this many rows, the order is sorted as packed doubles; beyond it, by a comparator (the same order). */
+const PACK_LIMIT = INDEX_SPAN;
 
 /**
- * rowSetDigest from the set of the rows' keys (rowKey) and the number of cells in a row. A key is
- * its row's cells, each prefixed with its length, so once the row length is known the sorted keys
- * joined with nothing between them still spell exactly one set; the length goes first. No rows:
- * one digest whatever the columns, as Python's `set() == set()`. (Prefixing every key with its own
- * length instead cost more than the keys: a string built per key, then copied again.)
+ * The distinct rows in the canonical order: by rowSample, then by compareRows. Both are functions
+ * of a row's Python value (rows Python calls equal get the same sample and compare 0), so the
+ * order of the distinct rows depends on the set alone, never on the order or repeats SQLite gave.
+ * Equal rows end up next to each other (same sample, comparing 0), where the first one is kept.
  */
-export function rowKeysDigest(distinct: ReadonlySet<string>, cellsPerRow: number): string {
-  const h = createHash('sha256');
-  if (distinct.size === 0) return h.digest('base64');
-  const keys = [...distinct];
-  if (keys.length > 1) keys.sort();
-  h.update(`${cellsPerRow}\n`);
-  for (let at = 0; at < keys.length; at += KEYS_PER_UPDATE) h.update(keys.slice(at, at + KEYS_PER_UPDATE).join(''));
-  return h.digest('base64');
+function distinctInOrder(rows: readonly (readonly Cell[])[], packLimit: number): (readonly Cell[])[] {
+  const n = rows.length;
+  if (n <= 1) return [...rows];
+  // The rows' indices and samples, sorted by sample.
+  const index = new Uint32Array(n);
+  const samples = new Float64Array(n);
+  if (n <= packLimit) {
+    // sample * 2^21 + index is exact in a double and sorts by sample, then index: a native sort.
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = rowSample(rows[i]!) * INDEX_SPAN + i;
+    packed.sort();
+    for (let i = 0; i < n; i++) {
+      const s = Math.floor(packed[i]! / INDEX_SPAN);
+      samples[i] = s;
+      index[i] = packed[i]! - s * INDEX_SPAN;
+    }
+  } else {
+    // Too many rows for an index in 21 bits (only with a --max-rows above the default): the same
+    // order by a comparator.
+    const unsorted = new Float64Array(n);
+    for (let i = 0; i < n; i++) unsorted[i] = rowSample(rows[i]!);
+    for (let i = 0; i < n; i++) index[i] = i;
+    index.sort((a, b) => unsorted[a]! - unsorted[b]!);
+    for (let i = 0; i < n; i++) samples[i] = unsorted[index[i]!]!;
+  }
+  const distinct: (readonly Cell[])[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && samples[j] === samples[i]) j++;
+    if (j === i + 1) {
+      distinct.push(rows[index[i]!]!);
+    } else {
+      // A tie: rows with one sample, in the order compareRows gives, equal ones once.
+      const group: (readonly Cell[])[] = [];
+      for (let k = i; k < j; k++) group.push(rows[index[k]!]!);
+      group.sort(compareRows);
+      distinct.push(group[0]!);
+      for (let k = 1; k < group.length; k++) if (compareRows(group[k - 1]!, group[k]!) !== 0) distinct.push(group[k]!);
+    }
+    i = j;
+  }
+  return distinct;
+}
+
+const F64 = new Float64Array(1);
+const U32 = new Uint32Array(F64.buffer);
+
+/**
+ * A 32-bit number from a row's first two cells, cheap to compute (a few characters of a string,
+ * not all of them). Rows Python calls equal get the same number (1 and 1.0, -0.0 and 0: a number's
+ * value, not its type, goes in); unequal rows may too, and are then told apart by compareRows.
+ * A prediction that makes every row's sample tie costs only a comparator sort, never a wrong verdict.
+ */
+function rowSample(row: readonly Cell[]): number {
+  let h = row.length === 0 ? 0 : cellSample(row[0]!);
+  if (row.length > 1) h = Math.imul(h ^ 0x9e3779b9, 0x01000193) ^ cellSample(row[1]!);
+  return h >>> 0;
+}
+
+function cellSample(v: Cell): number {
+  if (typeof v === 'string') {
+    const n = v.length;
+    if (n === 0) return 0x2545f491;
+    return Math.imul(n ^ (v.charCodeAt(0) << 16), 0x01000193) ^ (v.charCodeAt(n >> 1) << 8) ^ Math.imul(v.charCodeAt(n - 1), 0x5bd1e995);
+  }
+  if (typeof v === 'number' || typeof v === 'bigint') {
+    // A big integer goes in as the double nearest to it: exactly that double when they are equal.
+    const d = typeof v === 'bigint' ? Number(v) : v + 0; // + 0 turns -0 into 0
+    if ((d | 0) === d) return d ^ 0x1b56c4e9;
+    if (d !== d) return 0x68e31da4; // NaN (which SQLite never returns)
+    F64[0] = d;
+    return Math.imul(U32[0]!, 0x01000193) ^ U32[1]!;
+  }
+  if (v === null) return 0x3c6ef372;
+  return v.length ^ 0x510e527f;
+}
+
+/**
+ * A total order on rows of one length that is 0 exactly when Python's tuples compare equal:
+ * None < numbers < str < bytes, numbers by value (a bigint and a double compare exactly in
+ * JavaScript, as in Python), str by UTF-16 units, bytes by bytes. Any order would do as long as it
+ * is one order; this one is cheap.
+ */
+export function compareRows(a: readonly Cell[], b: readonly Cell[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const c = compareCells(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+function compareCells(a: Cell, b: Cell): number {
+  if (a === b) return 0;
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (ra === STR) return (a as string) < (b as string) ? -1 : 1;
+  if (ra === NUM) {
+    if (a! < b!) return -1;
+    if (a! > b!) return 1;
+    // eslint-disable-next-line eqeqeq -- a bigint and a double that are equal (2n**63n and 2**63)
+    if (a == b) return 0;
+    // A NaN, after every other number; NaNs alike, as their canonical JSON is.
+    const an = Number.isNaN(a);
+    return an === Number.isNaN(b) ? 0 : an ? 1 : -1;
+  }
+  if (ra === BYTES) return Buffer.compare(a as Uint8Array, b as Uint8Array);
+  return 0;
+}
+
+const NONE = 0;
+const NUM = 1;
+const STR = 2;
+const BYTES = 3;
+
+function rank(v: Cell): number {
+  if (typeof v === 'string') return STR;
+  if (typeof v === 'number' || typeof v === 'bigint') return NUM;
+  return v === null ? NONE : BYTES;
+}
+
+/**
+ * A row as JSON values that are equal exactly when Python's are: a string stays a string, None
+ * null, a safe integer or a non-integral finite double its number (JSON writes 3.0 as 3, as Python
+ * compares it, and -0 as 0); what JSON cannot write exactly becomes an object no string or number
+ * can be: {"i": digits} for any other integer (a bigint, an integral double from 2^53), {"f": ...}
+ * for ±inf and nan, {"b": hex} for bytes. The row itself when no cell needs that (the usual case).
+ */
+function canonicalRow(row: readonly Cell[]): readonly unknown[] {
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    if (typeof v === 'string' || v === null) continue;
+    if (typeof v === 'number' && (Number.isSafeInteger(v) || (Number.isFinite(v) && !Number.isInteger(v)))) continue;
+    return row.map(canonicalCell);
+  }
+  return row;
+}
+
+function canonicalCell(v: Cell): unknown {
+  if (typeof v === 'string' || v === null) return v;
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v) || (Number.isFinite(v) && !Number.isInteger(v))) return v + 0;
+    if (Number.isInteger(v)) return { i: BigInt(v).toString() };
+    return { f: String(v) };
+  }
+  if (typeof v === 'bigint') {
+    const d = Number(v);
+    return Number.isSafeInteger(d) && BigInt(d) === v ? d : { i: v.toString() };
+  }
+  return { b: Buffer.from(v).toString('hex') };
 }

@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import { significantTokens, unquote } from '../sql/tokenize.js';
 import { rewriteDoubleQuoted, unresolvedDoubleQuoted } from './dqs.js';
 import { pythonSqliteRefusal } from './python-sqlite-input.js';
-import { rowKey } from './python-value.js';
 import type { Cell, ExecResult } from './types.js';
 import { markUndecodable } from './undecodable-text.js';
 
@@ -27,7 +26,6 @@ export function runQuery(
   maxRows: number,
   maxBytes = Number.POSITIVE_INFINITY,
   counted: { bytes: number } = { bytes: 0 },
-  rowKeys?: Set<string>,
 ): ExecResult {
   const started = process.hrtime.bigint();
   const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
@@ -59,38 +57,21 @@ export function runQuery(
       if (n >= maxRows) {
         throw new QueryError(`result too large: more than ${maxRows.toLocaleString('en-US')} rows (--max-rows)`);
       }
-      if (rowKeys) {
-        // rowKey reads a bigint, a blob or a number as it does the cells toCell would make of them.
-        for (let c = 0; c < row.length; c++) {
-          const v = row[c];
-          if (typeof v === 'string' && !replacement && v.includes('\uFFFD')) replacement = true;
-          bytes += cellBytes(v);
-        }
-      } else {
-        // With safe integers on, INTEGER arrives as bigint and REAL as number: note integral REALs
-        // before both become plain numbers.
-        for (let c = 0; c < row.length; c++) {
-          const v = row[c];
-          if (typeof v === 'number' && Number.isInteger(v)) integralReals.push(n * row.length + c);
-          else if (typeof v === 'string' && !replacement && v.includes('\uFFFD')) replacement = true;
-          bytes += cellBytes(v);
-          row[c] = toCell(v);
-        }
+      // With safe integers on, INTEGER arrives as bigint and REAL as number: note integral REALs
+      // before both become plain numbers.
+      for (let c = 0; c < row.length; c++) {
+        const v = row[c];
+        if (typeof v === 'number' && Number.isInteger(v)) integralReals.push(n * row.length + c);
+        else if (typeof v === 'string' && !replacement && v.includes('\uFFFD')) replacement = true;
+        bytes += cellBytes(v);
+        row[c] = toCell(v);
       }
       bytes += ROW_BYTES;
       if (bytes > maxBytes) {
         throw new QueryError(`result too large: more than ${maxBytes.toLocaleString('en-US')} bytes (--max-result-bytes)`);
       }
-      if (rowKeys) rowKeys.add(rowKey(row as Cell[]));
-      else rows.push(row as Cell[]);
+      rows.push(row as Cell[]);
       n++;
-    }
-    if (rowKeys && replacement) {
-      // Rare (invalid UTF-8 TEXT): run again keeping the rows, which markUndecodable repairs, and key those.
-      const full = runQuery(db, sql, maxRows, maxBytes, counted);
-      rowKeys.clear();
-      for (const r of full.rows) rowKeys.add(rowKey(r));
-      return { ...full, rows: [] };
     }
     counted.bytes = bytes;
     const undecodable = replacement ? markUndecodable(db, stmt.source, columns, rows) : undefined;

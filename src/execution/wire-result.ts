@@ -1,14 +1,14 @@
 import { decodeRows, encodeRows } from './cell-codec.js';
 import type { ResultWants, WireResult } from './pool-protocol.js';
-import { rowKeysDigest, rowSetDigest } from './row-set.js';
+import { rowSetDigest } from './row-set.js';
 import type { ExecResult } from './types.js';
 
 /**
- * In the execution process: the result with what the parent wants of its rows, and no more.
- * `rowKeys`: the rows' keys, when runQuery kept those instead of the rows (the parent wants no rows).
+ * In the execution process: the result with what the parent wants of its rows, and no more
+ * (without the rows, integralReals would point into nothing: they go too).
  */
-export function toWire(result: ExecResult, want: ResultWants, rowKeys?: ReadonlySet<string>): WireResult {
-  const { rows, ...rest } = result;
+export function toWire(result: ExecResult, want: ResultWants): WireResult {
+  const { rows, integralReals, ...rest } = result;
   if (result.status !== 'ok') return rest;
   let rowsJson: string | undefined;
   try {
@@ -19,7 +19,7 @@ export function toWire(result: ExecResult, want: ResultWants, rowKeys?: Readonly
     if (!(e instanceof RangeError)) throw e;
     return { status: 'error', columns: [], error: `result too large to keep in the run store (${e.message})`, ms: result.ms };
   }
-  return { ...rest, ...(rowsJson !== undefined ? { rowsJson } : {}), ...(want.rowSet ? { rowSet: rowKeys ? rowKeysDigest(rowKeys, result.columns.length) : rowSetDigest(rows) } : {}) };
+  return { ...rest, ...(rowsJson !== undefined ? { rowsJson, ...(integralReals ? { integralReals } : {}) } : {}), ...(want.rowSet ? { rowSet: rowSetDigest(rows) } : {}) };
 }
 
 /** In the parent: the result, with its rows decoded only when `withRows`. */
