@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { Cell } from './types.js';
 
 /**
@@ -20,24 +20,33 @@ import type { Cell } from './types.js';
  * compared cell by cell; only the distinct rows are ever serialised, by JSON.stringify.
  * `rows` is not modified.
  */
-export function rowSetDigest(rows: readonly (readonly Cell[])[], packLimit = PACK_LIMIT): string {
+export function rowSetDigest(rows: readonly (readonly Cell[])[], sortBy: SortBy = 'auto'): string {
+  // Most results have no row or one: no sort, one hash call.
+  if (rows.length === 0) return EMPTY;
+  if (rows.length === 1) return hash('sha256', JSON.stringify([canonicalRow(rows[0]!)]), 'base64');
+  const distinct = distinctInOrder(rows, sortBy);
+  if (distinct.length <= ROWS_PER_UPDATE) return hash('sha256', JSON.stringify(distinct.map(canonicalRow)), 'base64');
   const h = createHash('sha256');
-  const distinct = distinctInOrder(rows, packLimit);
   for (let at = 0; at < distinct.length; at += ROWS_PER_UPDATE) {
-    const chunk: unknown[] = [];
-    for (let i = at; i < Math.min(at + ROWS_PER_UPDATE, distinct.length); i++) chunk.push(canonicalRow(distinct[i]!));
-    h.update(JSON.stringify(chunk));
+    h.update(JSON.stringify(distinct.slice(at, at + ROWS_PER_UPDATE).map(canonicalRow)));
   }
   return h.digest('base64');
 }
 
+/**
+ * How distinctInOrder sorts (both give the one order): 'auto' by comparator for few rows (no typed
+ * arrays to allocate) or more than 2^21 (an index no longer fits), else packed; the others for tests.
+ */
+export type SortBy = 'auto' | 'packed' | 'comparator';
+
+/** The digest of no rows (nothing hashed). */
+const EMPTY = hash('sha256', '', 'base64');
 /** Rows serialised per hash update: one text for all of them would double a big result's memory. */
 const ROWS_PER_UPDATE = 4096;
-
 /** 2^21: a row's index fits below a sample times this in a double (32 + 21 = 53 bits). */
 const INDEX_SPAN = 2 ** 21;
-/** Up to this many rows, the order is sorted as packed doubles; beyond it, by a comparator (the same order). */
-const PACK_LIMIT = INDEX_SPAN;
+/** Below this many rows, the comparator sort costs less than allocating the typed arrays. */
+const PACK_FROM = 32;
 
 /**
  * The distinct rows in the canonical order: by rowSample, then by compareRows. Both are functions
@@ -45,41 +54,43 @@ const PACK_LIMIT = INDEX_SPAN;
  * order of the distinct rows depends on the set alone, never on the order or repeats SQLite gave.
  * Equal rows end up next to each other (same sample, comparing 0), where the first one is kept.
  */
-function distinctInOrder(rows: readonly (readonly Cell[])[], packLimit: number): (readonly Cell[])[] {
+function distinctInOrder(rows: readonly (readonly Cell[])[], sortBy: SortBy): (readonly Cell[])[] {
   const n = rows.length;
-  if (n <= 1) return [...rows];
-  // The rows' indices and samples, sorted by sample.
-  const index = new Uint32Array(n);
-  const samples = new Float64Array(n);
-  if (n <= packLimit) {
-    // sample * 2^21 + index is exact in a double and sorts by sample, then index: a native sort.
-    const packed = new Float64Array(n);
-    for (let i = 0; i < n; i++) packed[i] = rowSample(rows[i]!) * INDEX_SPAN + i;
-    packed.sort();
-    for (let i = 0; i < n; i++) {
-      const s = Math.floor(packed[i]! / INDEX_SPAN);
-      samples[i] = s;
-      index[i] = packed[i]! - s * INDEX_SPAN;
-    }
-  } else {
-    // Too many rows for an index in 21 bits (only with a --max-rows above the default): the same
-    // order by a comparator.
-    const unsorted = new Float64Array(n);
-    for (let i = 0; i < n; i++) unsorted[i] = rowSample(rows[i]!);
-    for (let i = 0; i < n; i++) index[i] = i;
-    index.sort((a, b) => unsorted[a]! - unsorted[b]!);
-    for (let i = 0; i < n; i++) samples[i] = unsorted[index[i]!]!;
+  const packed = n <= INDEX_SPAN && (sortBy === 'packed' || (sortBy === 'auto' && n >= PACK_FROM));
+  return packed ? distinctPacked(rows) : distinctByComparator(rows);
+}
+
+function distinctByComparator(rows: readonly (readonly Cell[])[]): (readonly Cell[])[] {
+  const samples = rows.map(rowSample);
+  const order = samples.map((_, i) => i);
+  order.sort((a, b) => samples[a]! - samples[b]! || compareRows(rows[a]!, rows[b]!));
+  const distinct = [rows[order[0]!]!];
+  for (let k = 1; k < order.length; k++) {
+    const [a, b] = [order[k - 1]!, order[k]!];
+    if (samples[a] !== samples[b] || compareRows(rows[a]!, rows[b]!) !== 0) distinct.push(rows[b]!);
   }
+  return distinct;
+}
+
+function distinctPacked(rows: readonly (readonly Cell[])[]): (readonly Cell[])[] {
+  const n = rows.length;
+  // sample * 2^21 + index is exact in a double and sorts by sample, then index: a native sort.
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) packed[i] = rowSample(rows[i]!) * INDEX_SPAN + i;
+  packed.sort();
   const distinct: (readonly Cell[])[] = [];
+  const sampleOf = (k: number): number => Math.floor(packed[k]! / INDEX_SPAN);
+  const rowOf = (k: number): readonly Cell[] => rows[packed[k]! % INDEX_SPAN]!;
   for (let i = 0; i < n; ) {
+    const s = sampleOf(i);
     let j = i + 1;
-    while (j < n && samples[j] === samples[i]) j++;
+    while (j < n && sampleOf(j) === s) j++;
     if (j === i + 1) {
-      distinct.push(rows[index[i]!]!);
+      distinct.push(rowOf(i));
     } else {
       // A tie: rows with one sample, in the order compareRows gives, equal ones once.
       const group: (readonly Cell[])[] = [];
-      for (let k = i; k < j; k++) group.push(rows[index[k]!]!);
+      for (let k = i; k < j; k++) group.push(rowOf(k));
       group.sort(compareRows);
       distinct.push(group[0]!);
       for (let k = 1; k < group.length; k++) if (compareRows(group[k - 1]!, group[k]!) !== 0) distinct.push(group[k]!);
