@@ -82,6 +82,25 @@ describe('predictions', () => {
     const empty = file('', '.sql');
     rejects(() => loadPredictions(empty, bench, 's'), empty, `0 prediction lines, but the questions file ${bench.source} has ${FIRST} questions`);
   });
+
+  it('JSONL records carrying more than their SQL (StructGPT: tokens, a parse tree under "sql") read their SQL field, and bad lines are still errors naming the line', () => {
+    const heavy = (i: number, fields: object): string =>
+      JSON.stringify({ db_id: bench.tasks[i]!.dbId, query_toks: ['SELECT', '1'], sql: { select: [false, [[0, [0, [0, 1, false], null]]]] }, id: String(i), ...fields });
+    // "Prediction" comes before "sql" among the SQL fields; "SQL" counts only without any other.
+    const lines = bench.tasks.map((_t, i) => heavy(i, i === 1 ? { SQL: 'SELECT upper', sql: 'SELECT lower' } : { Prediction: `SELECT ${i}` }));
+    const set = loadPredictions(file(lines.join('\n') + '\n', '.jsonl'), bench, 's');
+    expect(set.format).toBe('jsonl');
+    expect([...set.byTask.values()].map((p) => [p.sql, p.dbId, p.line])).toEqual(bench.tasks.map((t, i) => [i === 1 ? 'SELECT lower' : `SELECT ${i}`, t.dbId, i + 1]));
+    // Only a parse tree under "sql": the SQL field is not a string.
+    const tree = file([...lines.slice(0, 2), heavy(2, {}), ...lines.slice(3)].join('\n') + '\n', '.jsonl');
+    rejects(() => loadPredictions(tree, bench, 's'), tree, /:3: record 2: "sql" must be a string, got object/);
+    const broken = file([...lines.slice(0, 4), lines[4]!.slice(0, -1), ...lines.slice(5)].join('\n') + '\n', '.jsonl');
+    rejects(() => loadPredictions(broken, bench, 's'), broken, /:5: not a JSON object \(expected one prediction record per line\)/);
+    const notObject = file([...lines.slice(0, 3), '[1]', ...lines.slice(4)].join('\n') + '\n', '.jsonl');
+    rejects(() => loadPredictions(notObject, bench, 's'), notObject, /:4: not a JSON object \(expected one prediction record per line\)$/);
+    const wrongDb = file([heavy(0, { Prediction: 'SELECT 1', db_id: 'nowhere' }), ...lines.slice(1)].join('\n') + '\n', '.jsonl');
+    rejects(() => loadPredictions(wrongDb, bench, 's'), wrongDb, /:1: prediction for question 0 names database "nowhere"/);
+  });
 });
 
 describe('per-item verdicts (score/judge --items)', () => {

@@ -52,7 +52,7 @@ export function loadPredictions(file: string, bench: Benchmark, system: string, 
       loadBirdJson(file, text, whole as Record<string, unknown>, bench, set);
     } else {
       set.format = 'jsonl';
-      const lines = parseJsonLines(file, text, 'prediction record');
+      const lines = parseJsonLines(file, text, 'prediction record', recordFields);
       loadRecords(file, lines.map((l) => l.value), (i) => lines[i]?.line, bench, set);
     }
   } else {
@@ -92,6 +92,25 @@ function isSqlSpace(c: number): boolean {
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'Prediction', 'predicted', 'pred', 'result', 'sql', 'SQL'];
 
+/** The field a record's SQL is read from: the first of SQL_FIELDS it has, `SQL` last. */
+function sqlField(r: Record<string, unknown>): string | undefined {
+  return SQL_FIELDS.find((f) => f in r && f !== 'SQL') ?? ('SQL' in r ? 'SQL' : undefined);
+}
+
+/**
+ * What loadRecords reads of a JSONL record: its question_id, db_id and SQL field. A line may carry
+ * much more (StructGPT's carry Spider's tokens and parse tree, 2.9 MB in all): kept whole, every
+ * line's objects lived until the last line was read, and the garbage collector copied them all.
+ */
+function recordFields(r: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if ('question_id' in r) out.question_id = r.question_id;
+  if ('db_id' in r) out.db_id = r.db_id;
+  const field = sqlField(r);
+  if (field !== undefined) out[field] = r[field];
+  return out;
+}
+
 function isRecordLike(o: object): boolean {
   return SQL_FIELDS.some((f) => f in o) || 'question_id' in o;
 }
@@ -121,7 +140,7 @@ function loadRecords(
     const line = lineOf(i);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InputFileError(file, line, `record ${i} is not an object`);
     const r = raw as Record<string, unknown>;
-    const field = SQL_FIELDS.find((f) => f in r && f !== 'SQL') ?? ('SQL' in r ? 'SQL' : undefined);
+    const field = sqlField(r);
     if (!field) throw new InputFileError(file, line, `record ${i} has no SQL field (one of ${SQL_FIELDS.join(', ')})`);
     const value = r[field];
     if (typeof value !== 'string') throw new InputFileError(file, line, `record ${i}: "${field}" must be a string, got ${value === null ? 'null' : typeof value}`);

@@ -25,9 +25,15 @@ export function parseJsonText(file: string, text: string): unknown {
 
 /**
  * The non-blank lines of a JSONL text, each parsed as a JSON object, with its 1-based line.
- * `what` names what one line holds, for the error (e.g. "per-item record").
+ * `what` names what one line holds, for the error (e.g. "per-item record"). With `keep`, each
+ * object is replaced by what `keep` makes of it as soon as it is parsed (the rest dies young).
  */
-export function parseJsonLines(file: string, text: string, what: string): { value: Record<string, unknown>; line: number }[] {
+export function parseJsonLines(
+  file: string,
+  text: string,
+  what: string,
+  keep?: (value: Record<string, unknown>) => Record<string, unknown>,
+): { value: Record<string, unknown>; line: number }[] {
   const out: { value: Record<string, unknown>; line: number }[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     if (raw.trim() === '') return;
@@ -39,7 +45,7 @@ export function parseJsonLines(file: string, text: string, what: string): { valu
       throw new InputFileError(file, i + 1, `${problem}: ${(e as Error).message}`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputFileError(file, i + 1, problem);
-    out.push({ value: value as Record<string, unknown>, line: i + 1 });
+    out.push({ value: keep ? keep(value as Record<string, unknown>) : (value as Record<string, unknown>), line: i + 1 });
   });
   return out;
 }
