@@ -4,6 +4,7 @@ import { forkExecProcess } from './exec-process.js';
 import { setprivFailed } from './parent-death.js';
 import { adoptPrespawned, releasePrespawned } from './prespawn.js';
 import { ResidentMemory } from './process-memory.js';
+import { QueuedWorkEstimate } from './queued-work.js';
 
 export interface PoolOptions {
   /** Child processes (default: one per core). */
@@ -46,17 +47,13 @@ interface RunState {
 }
 
 /**
- * Queued work (estimated from the queries answered so far) above which the pool runs all its
- * processes, and how long without any answer counts as that much. One process starts first: each
- * more costs ~0.2 s of CPU and ~45 MB to boot and then competes with this process for the cores,
- * which a single submission's ~1,500 Spider queries (~0.5 s of work) never repay.
+ * Work above which the pool runs all its processes: queued work (estimated from the queries
+ * answered so far, queued-work.ts), work already done, or a wait that long without any answer.
+ * One process starts first: each more costs ~0.15 s of CPU and ~45 MB to boot and then competes
+ * with this process for the cores, which a single submission's ~1,500 Spider queries (~0.5 s of
+ * work) never repay.
  */
 const GROW_AT_MS = 1000;
-/** Answers (or their total time) before their mean time estimates the queued work. */
-const SAMPLE_ANSWERS = 200;
-const SAMPLE_MS = 250;
-/** ...and never fewer: one answer slowed by the machine's load is no estimate. */
-const MIN_SAMPLE_ANSWERS = 16;
 
 /**
  * The most jobs sent in one batch. Two batches are out at most, so a process has work for about
@@ -80,9 +77,8 @@ export class ProcessPool {
   private queue: PoolJob[] = [];
   private readonly owners = new Map<number, { run: RunState; jobId: number }>();
   private nextId = 0;
-  /** Queries answered and their own time, for the estimate of the queued work. */
-  private answered = 0;
-  private answeredMs = 0;
+  /** The queries answered so far, for the estimate of the queued work. */
+  private readonly work = new QueuedWorkEstimate();
   /** When the last answer came, a process got ready, or the queue last went from empty to not. */
   private progressAt = performance.now();
   private growTimer: NodeJS.Timeout | undefined;
@@ -117,12 +113,10 @@ export class ProcessPool {
     if (this.closed || this.queue.length === 0) return;
     if (this.slots.length === 0) this.addSlot();
     if (this.slots.length >= this.opts.size) return releasePrespawned();
-    // The first answers of a fresh process are slow (cold code): the mean counts from a fair sample.
-    const sampled = this.answered >= SAMPLE_ANSWERS || (this.answered >= MIN_SAMPLE_ANSWERS && this.answeredMs >= SAMPLE_MS);
-    const estimate = sampled ? (this.answeredMs / this.answered) * this.queue.length : 0;
+    const estimate = this.work.of(this.queue.length) ?? 0;
     // A wait counts only once a process is ready: one still starting says nothing of the work.
     const stalled = this.slots.some((slot) => slot.ready) && performance.now() - this.progressAt >= GROW_AT_MS;
-    if (estimate >= GROW_AT_MS || stalled) {
+    if (estimate >= GROW_AT_MS || this.work.spentMs >= GROW_AT_MS || stalled) {
       while (this.slots.length < this.opts.size) this.addSlot();
       // A process started early that the pool has no slot for (none when prespawn starts one) goes now.
       releasePrespawned();
@@ -205,8 +199,7 @@ export class ProcessPool {
         if (at < 0) continue;
         slot.batch.splice(at, 1);
         slot.served++;
-        this.answered++;
-        this.answeredMs += result.ms;
+        this.work.add(result.ms);
         this.settle(jobId, result);
       }
       this.progressAt = performance.now();
