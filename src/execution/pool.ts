@@ -48,7 +48,8 @@ interface RunState {
 
 /**
  * Work above which the pool runs all its processes: queued work (estimated from the queries
- * answered so far, queued-work.ts), work already done, or a wait that long without any answer.
+ * answered so far, queued-work.ts; before it can be, the work already done), or a wait that long
+ * without any answer.
  * One process starts first: each more costs ~0.15 s of CPU and ~45 MB to boot and then competes
  * with this process for the cores, which a single submission's ~1,500 Spider queries (~0.5 s of
  * work) never repay.
@@ -113,10 +114,10 @@ export class ProcessPool {
     if (this.closed || this.queue.length === 0) return;
     if (this.slots.length === 0) this.addSlot();
     if (this.slots.length >= this.opts.size) return releasePrespawned();
-    const estimate = this.work.of(this.queue.length) ?? 0;
+    const estimate = this.work.of(this.queue.length);
     // A wait counts only once a process is ready: one still starting says nothing of the work.
     const stalled = this.slots.some((slot) => slot.ready) && performance.now() - this.progressAt >= GROW_AT_MS;
-    if (estimate >= GROW_AT_MS || this.work.spentMs >= GROW_AT_MS || stalled) {
+    if ((estimate ?? this.work.spentMs) >= GROW_AT_MS || stalled) {
       while (this.slots.length < this.opts.size) this.addSlot();
       // A process started early that the pool has no slot for (none when prespawn starts one) goes now.
       releasePrespawned();
@@ -352,7 +353,10 @@ export class ProcessPool {
     if (!owner) return;
     this.owners.delete(id);
     owner.run.onResult(owner.jobId, result);
-    if (--owner.run.pending === 0) owner.run.resolve();
+    if (--owner.run.pending === 0) {
+      this.work.runAnswered();
+      owner.run.resolve();
+    }
   }
 
   private wantOf(job: PoolJob): ResultWants {

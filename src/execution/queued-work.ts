@@ -1,37 +1,33 @@
 /**
- * Estimates the work waiting in the pool's queue from the times of the queries answered so far.
+ * Estimates the work waiting in the pool's queue from the queries answered so far.
  *
  * The engine hands each run's queries out heaviest first (by a guess from the database's size), so
- * the first answers are the slowest of their run, and their plain mean overstated the work left
- * 5-20× after 16-200 answers (one Spider system's queries replayed in the engine's order, with the
- * times one run measured), which started a second process that a single system never repays. So
- * the mean counts the last SAMPLE answers only (the part of the queue being worked through now)
- * and leaves out their slowest tenth (the heavy queries a run starts with); in that replay it came
- * within 5% of the work left after 200 answers, and under it later, when the predictions' own
- * heavy queries came. The pool therefore also counts the work already done (`spentMs`), which
- * catches heavy workloads (BIRD's queries, a hang) early.
+ * the first answers of a run are its slowest, and their mean overstates what is left of it: for one
+ * Spider system, 5-20× after its first 16-200 answers (its queries replayed in the engine's order,
+ * with the times one run measured), which started a second process that a single system never
+ * repays. A run answered to its end is a fair sample, heavy queries and light ones alike, and the
+ * runs still queued (each system's predictions) are like it; so the mean estimates the queue only
+ * once a run has been answered whole. Until then `of` says nothing, and the pool goes by the work
+ * already done, which catches heavy workloads (BIRD's queries, a hang) early.
  */
 export class QueuedWorkEstimate {
-  static readonly SAMPLE = 200;
-  /** Answer times, a ring of the last SAMPLE. */
-  private readonly recent = new Float64Array(QueuedWorkEstimate.SAMPLE);
   private answers = 0;
+  private runsAnswered = 0;
   /** The time of every answer so far. */
   spentMs = 0;
 
   add(ms: number): void {
-    this.recent[this.answers % QueuedWorkEstimate.SAMPLE] = ms;
     this.answers++;
     this.spentMs += ms;
   }
 
-  /** Milliseconds of work in `queued` queries, or undefined before SAMPLE answers. */
+  /** A run's last query was answered. */
+  runAnswered(): void {
+    this.runsAnswered++;
+  }
+
+  /** Milliseconds of work in `queued` queries, or undefined until a run has been answered whole. */
   of(queued: number): number | undefined {
-    if (this.answers < QueuedWorkEstimate.SAMPLE) return undefined;
-    const sorted = this.recent.slice().sort();
-    const kept = Math.ceil(sorted.length * 0.9);
-    let sum = 0;
-    for (let i = 0; i < kept; i++) sum += sorted[i]!;
-    return (sum / kept) * queued;
+    return this.runsAnswered > 0 && this.answers > 0 ? (this.spentMs / this.answers) * queued : undefined;
   }
 }
