@@ -42,7 +42,7 @@ export const AUDIT_OPTIONS = {
   },
   timeout: { type: 'number', default: 30, describe: 'Per-query time limit in seconds' },
   store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' },
-  workers: { type: 'number', describe: 'Parallel execution processes (default: one per core)' },
+  workers: { type: 'number', describe: 'Most parallel execution processes (default: one per core; more than one start only when the queued work is worth them)' },
   ...scopedOptions(LLM_CALL_OPTIONS, 'LLM agents'),
   ...BATCH,
   batch: { ...BATCH.batch, checks: [...BATCH.batch.checks, refuse((batch, o) => batch === true && (o.llmAgent as string[]).length === 0, '--batch applies to --llm-agent agents; this audit has none')] },

@@ -37,7 +37,7 @@ export const JUDGE_OPTIONS = {
     min: 1,
   },
   'exec-timeout': { type: 'number', default: 30, describe: 'Per-query SQL time limit in seconds' },
-  workers: { type: 'number', describe: 'Parallel SQL execution processes (default: one per core)' },
+  workers: { type: 'number', describe: 'Most parallel SQL execution processes (default: one per core; more than one start only when the queued work is worth them)' },
   store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store: executions, LLM responses, verdicts (makes runs resumable)' },
   items: { type: 'string', describe: 'Write one JSON line per (system, task) to this file' },
   record: { type: 'string', describe: 'Write the answers this run used as a replay file (--provider replay --replay FILE)' },

@@ -7,7 +7,7 @@ import { ResidentMemory } from './process-memory.js';
 import { QueuedWorkEstimate } from './queued-work.js';
 
 export interface PoolOptions {
-  /** Child processes (default: one per core). */
+  /** Most child processes (default: one per core); the first starts at once, the others when grow() says. */
   size: number;
   /** Per-query limit; a query still running then is SIGKILLed with its process. */
   timeoutMs: number;
