@@ -30,18 +30,9 @@ export function runQuery(
   const started = process.hrtime.bigint();
   const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
   try {
-    // What Python's sqlite3 (both official evaluators') refuses: a NUL, a second statement, even `;`.
-    const refusal = pythonSqliteRefusal(sql);
-    if (refusal !== undefined) throw new QueryError(refusal);
-    refuseForbidden(sql);
-    const stmt = prepareWithDqsFallback(db, sql);
+    const stmt = prepareQuery(db, sql);
     // Nothing but whitespace, comments and `;`: Python runs it and fetches no rows.
     if (stmt === undefined) return { status: 'ok', columns: [], rows: [], ms: elapsed() };
-    // reader: returns rows (excludes ATTACH, VACUUM INTO, CREATE, state-setting PRAGMAs);
-    // readonly: cannot write the database file (excludes PRAGMA journal_mode=..., INSERT ... RETURNING).
-    if (!stmt.reader || !stmt.readonly) {
-      throw new QueryError('refused: only read-only queries that return rows may run against a benchmark database');
-    }
     stmt.raw(true);
     stmt.safeIntegers(true);
     const columns = stmt.columns().map((c) => c.name);
@@ -83,6 +74,41 @@ export function runQuery(
       ...(undecodable !== undefined ? { undecodable } : {}),
       ms: elapsed(),
     };
+  } catch (e) {
+    return { status: 'error', columns: [], rows: [], error: (e as Error).message, ms: elapsed() };
+  }
+}
+
+/**
+ * Everything runQuery does before it steps a query: the refusals, prepare (with the double-quote
+ * fallback), and the check that the statement only reads. Throws QueryError for the query's fault;
+ * undefined for text with no statement.
+ */
+function prepareQuery(db: Database.Database, sql: string): Database.Statement | undefined {
+  // What Python's sqlite3 (both official evaluators') refuses: a NUL, a second statement, even `;`.
+  const refusal = pythonSqliteRefusal(sql);
+  if (refusal !== undefined) throw new QueryError(refusal);
+  refuseForbidden(sql);
+  const stmt = prepareWithDqsFallback(db, sql);
+  // reader: returns rows (excludes ATTACH, VACUUM INTO, CREATE, state-setting PRAGMAs);
+  // readonly: cannot write the database file (excludes PRAGMA journal_mode=..., INSERT ... RETURNING).
+  if (stmt !== undefined && (!stmt.reader || !stmt.readonly)) {
+    throw new QueryError('refused: only read-only queries that return rows may run against a benchmark database');
+  }
+  return stmt;
+}
+
+/**
+ * A query prepared as runQuery prepares it, but not run: its columns (status 'ok', no rows), or the
+ * error runQuery would give before the first step. For a query whose rows are known from another
+ * text with the same variant key (variant-key.ts).
+ */
+export function prepareOnly(db: Database.Database, sql: string): ExecResult {
+  const started = process.hrtime.bigint();
+  const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
+  try {
+    const stmt = prepareQuery(db, sql);
+    return { status: 'ok', columns: stmt === undefined ? [] : stmt.columns().map((c) => c.name), rows: [], ms: elapsed() };
   } catch (e) {
     return { status: 'error', columns: [], rows: [], error: (e as Error).message, ms: elapsed() };
   }

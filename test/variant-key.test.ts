@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ExecutionEngine } from '../src/execution/engine.js';
+import { sqlVariantKey } from '../src/execution/variant-key.js';
+import { SPIDER } from './helpers/cli.js';
+
+describe('sqlVariantKey', () => {
+  it('folds whitespace runs and ASCII case outside quotes, and keeps token boundaries', () => {
+    expect(sqlVariantKey('SELECT count(*) FROM singer')).toBe('select count(*) from singer');
+    expect(sqlVariantKey('  select\tcount(*)\n\n FROM  Singer ')).toBe('select count(*) from singer');
+    // Quoted text is the query's data or a quoted name: copied as it is, doubled quotes included.
+    expect(sqlVariantKey(`SELECT 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" FROM t`)).toBe(`select 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" from t`);
+    // A space is never added or removed between tokens: `1-1` and `1 - 1` stay apart.
+    expect(sqlVariantKey('SELECT 1-1')).not.toBe(sqlVariantKey('SELECT 1 - 1'));
+    // Non-ASCII letters stay (SQLite folds only ASCII case); the ASCII ones around them fold.
+    expect(sqlVariantKey('SELECT ÄB FROM T')).toBe('select Äb from t');
+  });
+
+  it('gives no key where spacing or case could matter', () => {
+    for (const sql of ['SELECT 1 -- note\nFROM t', 'SELECT /* x */ 1', 'SELECT :Name', 'SELECT ?1', 'SELECT @a', 'SELECT $a', "SELECT 'open", 'SELECT "open', 'SELECT [open']) {
+      expect(sqlVariantKey(sql), sql).toBeUndefined();
+    }
+  });
+});
+
+describe('an execution process runs one spelling of a query once', () => {
+  it('shares the rows of texts that differ in spacing and case, each with its own columns and errors', async () => {
+    const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1 });
+    try {
+      const queries = [
+        // random() tells one execution from two: shared, both spellings see the same value.
+        'SELECT random(), count(*) FROM singer',
+        'select  RANDOM(),\n COUNT(*) from SINGER',
+        // The same rows again, under a different key: run on its own, a different value.
+        'SELECT random(), count(*) FROM singer;',
+        // Same key as the first two after folding, but not a column of singer: its own error.
+        'SELECT random(), count(*) FROM singer WHERE Nme = 1',
+        'select random(), count(*) from singer where NME = 1',
+      ];
+      const results = await engine.run(
+        queries.map((sql) => ({ dbId: 'concert_singer', sql })),
+        undefined,
+        undefined,
+        { needRows: false },
+      );
+      const [a, b, c, d, e] = results;
+      expect(a!.status).toBe('ok');
+      expect(b!.status).toBe('ok');
+      expect(a!.rowSet).toBe(b!.rowSet);
+      expect(c!.rowSet).not.toBe(a!.rowSet);
+      // Each keeps the column names of its own text.
+      expect(a!.columns).toEqual(['random()', 'count(*)']);
+      expect(b!.columns).toEqual(['RANDOM()', 'COUNT(*)']);
+      expect(d!.error).toBe('no such column: Nme');
+      expect(e!.error).toBe('no such column: NME');
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
