@@ -14,13 +14,24 @@
  */
 export function sqlVariantKey(sql: string): string | undefined {
   let out = '';
+  // The text since the last character that needed a look (sql.slice(from, i)), copied in one piece.
+  let from = 0;
+  let nonAscii = false;
   let space = false;
+  const flush = (to: number): void => {
+    if (to === from) return;
+    const run = sql.slice(from, to);
+    // toLowerCase folds non-ASCII letters too, which SQLite does not: those runs fold letter by letter.
+    out += nonAscii ? run.replace(UPPER, (u) => u.toLowerCase()) : run.toLowerCase();
+    nonAscii = false;
+  };
   for (let i = 0; i < sql.length; ) {
     const c = sql.charCodeAt(i);
     // SQLite's whitespace: space, tab, newline, form feed, carriage return.
     if (c === 32 || c === 9 || c === 10 || c === 12 || c === 13) {
+      flush(i);
       space = out.length > 0;
-      i++;
+      from = ++i;
       continue;
     }
     if (space) {
@@ -29,24 +40,22 @@ export function sqlVariantKey(sql: string): string | undefined {
     }
     if (c === 39 || c === 34 || c === 96 || c === 91) {
       // '…', "…", `…` (a doubled quote is one inside) and […]: copied as they are.
+      flush(i);
       const close = c === 91 ? ']' : sql[i]!;
       let end = sql.indexOf(close, i + 1);
       while (end >= 0 && c !== 91 && sql[end + 1] === close) end = sql.indexOf(close, end + 2);
       if (end < 0) return undefined;
       out += sql.slice(i, end + 1);
-      i = end + 1;
+      from = i = end + 1;
       continue;
     }
     if ((c === 45 && sql.charCodeAt(i + 1) === 45) || (c === 47 && sql.charCodeAt(i + 1) === 42)) return undefined;
     if (c === 63 || c === 58 || c === 64 || c === 36) return undefined;
-    // A run of anything else up to the next character that needs a look, lower-cased.
-    let end = i + 1;
-    while (end < sql.length && !NEEDS_A_LOOK.test(sql[end]!)) end++;
-    out += sql.slice(i, end).replace(UPPER, (u) => u.toLowerCase());
-    i = end;
+    if (c > 127) nonAscii = true;
+    i++;
   }
+  flush(sql.length);
   return out;
 }
 
-const NEEDS_A_LOOK = /[ \t\n\f\r'"`[\-/?:@$]/;
 const UPPER = /[A-Z]+/g;
