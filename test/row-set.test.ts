@@ -65,7 +65,7 @@ const VALUES: Cell[] = [
   null, 0, -0, 0n, 1, 1n, 1.5, -1.5, '1', '1.0', '', 'a', 'A', 'ab', '"', '\\', '\u0000', '\ud800', '\ufffd', '\u{1f600}',
   2 ** 53, 2n ** 53n, 2n ** 53n + 1n, 2 ** 63, 2n ** 63n, 2n ** 63n - 1n, -(2n ** 63n), 1e300, BigInt(1e300), 1e-7,
   Infinity, -Infinity, new Uint8Array([]), new Uint8Array([0x61]), new Uint8Array([0x61, 0x62]), new Uint8Array([0x31]),
-  '{"i":"1"}', 'b61', '[1]',
+  '{"i":"1"}', 'YQ==', '[1]', 2 ** 64, 2n ** 64n, 2n ** 64n - 1n, 2 ** 70, 2n ** 70n, 2n ** 70n + 1n, -(2 ** 70),
 ];
 
 describe('the row-set digest (Python set equality, for the bird comparison)', () => {
@@ -88,6 +88,8 @@ describe('the row-set digest (Python set equality, for the bird comparison)', ()
     expect(rowSetDigest([[2 ** 53]])).toBe(rowSetDigest([[2n ** 53n]]));
     expect(rowSetDigest([[2 ** 53]])).not.toBe(rowSetDigest([[2n ** 53n + 1n]]));
     expect(rowSetDigest([[2 ** 63]])).not.toBe(rowSetDigest([[2n ** 63n - 1n]]));
+    expect(rowSetDigest([[2 ** 70, 1e300]])).toBe(rowSetDigest([[2n ** 70n, BigInt(1e300)]]));
+    expect(rowSetDigest([[2 ** 70]])).not.toBe(rowSetDigest([[2n ** 70n + 1n]]));
     expect(rowSetDigest([['1']])).not.toBe(rowSetDigest([[1]]));
     expect(rowSetDigest([[new Uint8Array([0x61])]])).not.toBe(rowSetDigest([['a']]));
     expect(rowSetDigest([[null]])).not.toBe(rowSetDigest([['null']]));

@@ -181,8 +181,7 @@ function rank(v: Cell): number {
  * A row as JSON values that are equal exactly when Python's are: a string stays a string, None
  * null, a safe integer or a non-integral finite double its number (JSON writes 3.0 as 3, as Python
  * compares it, and -0 as 0); what JSON cannot write exactly becomes an object no string or number
- * can be: {"i": digits} for any other integer (a bigint, an integral double from 2^53), {"f": ...}
- * for ±inf and nan, {"b": hex} for bytes. The row itself when no cell needs that (the usual case).
+ * can be (canonicalCell). The row itself when no cell needs that (the usual case).
  */
 function canonicalRow(row: readonly Cell[]): readonly unknown[] {
   for (let i = 0; i < row.length; i++) {
@@ -194,16 +193,28 @@ function canonicalRow(row: readonly Cell[]): readonly unknown[] {
   return row;
 }
 
+/** 2^64: no SQLite INTEGER is this large (they are 64-bit). */
+const INT64_SPAN = 2 ** 64;
+
+/**
+ * Any other integer is {"i": digits} below 2^64 and, from there, {"f": the double's digits} when a
+ * double equals it (2**70 == 2.0**70 in Python), else {"i": digits}: so no cell's JSON takes more
+ * than 32 characters for the 8 bytes it counts against the byte budget (1e300 written out in full
+ * would take 301). {"f": ...} also holds ±inf and nan, {"b": base64} bytes. Every cell's JSON thus
+ * stays within 6 characters per counted byte, the bound the run store's JSON keeps too
+ * (run-query.ts cellBytes), so a digest's text fits in a string whenever the rows' JSON would.
+ */
 function canonicalCell(v: Cell): unknown {
   if (typeof v === 'string' || v === null) return v;
   if (typeof v === 'number') {
     if (Number.isSafeInteger(v) || (Number.isFinite(v) && !Number.isInteger(v))) return v + 0;
-    if (Number.isInteger(v)) return { i: BigInt(v).toString() };
+    if (Number.isInteger(v) && Math.abs(v) < INT64_SPAN) return { i: BigInt(v).toString() };
     return { f: String(v) };
   }
   if (typeof v === 'bigint') {
     const d = Number(v);
-    return Number.isSafeInteger(d) && BigInt(d) === v ? d : { i: v.toString() };
+    if (Number.isSafeInteger(d) && BigInt(d) === v) return d;
+    return Math.abs(d) >= INT64_SPAN && Number.isFinite(d) && BigInt(d) === v ? { f: String(d) } : { i: v.toString() };
   }
-  return { b: Buffer.from(v).toString('hex') };
+  return { b: Buffer.from(v).toString('base64') };
 }

@@ -11,15 +11,22 @@ export function toWire(result: ExecResult, want: ResultWants): WireResult {
   const { rows, integralReals, ...rest } = result;
   if (result.status !== 'ok') return rest;
   let rowsJson: string | undefined;
+  let rowSet: string | undefined;
   try {
     if (want.rows) rowsJson = encodeRows(rows);
+    if (want.rowSet) rowSet = rowSetDigest(rows);
   } catch (e) {
     // The byte budget keeps every result below what JSON and SQLite can hold; should one still
-    // not fit, it is kept as the error it is rather than ending the run.
+    // not fit, it is kept as the error it is rather than ending the run. (The digest's text is
+    // bounded as the rows' JSON is, row-set.ts canonicalCell.)
     if (!(e instanceof RangeError)) throw e;
     return { status: 'error', columns: [], error: `result too large to keep in the run store (${e.message})`, ms: result.ms };
   }
-  return { ...rest, ...(rowsJson !== undefined ? { rowsJson, ...(integralReals ? { integralReals } : {}) } : {}), ...(want.rowSet ? { rowSet: rowSetDigest(rows) } : {}) };
+  return {
+    ...rest,
+    ...(rowsJson !== undefined ? { rowsJson, ...(integralReals ? { integralReals } : {}) } : {}),
+    ...(rowSet !== undefined ? { rowSet } : {}),
+  };
 }
 
 /** In the parent: the result, with its rows decoded only when `withRows`. */
