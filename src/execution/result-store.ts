@@ -15,9 +15,10 @@ import { guardStore } from '../store/store-failure.js';
  * valid UTF-8 kept as its errors="ignore" decoding and marked, no longer with U+FFFD; 5: a result
  * may be kept without its rows, ROWS_NOT_KEPT, which an older reader would have taken for JSON; 6: the
  * row-set digest hashes the row length and the joined keys; 7: it hashes the distinct rows as
- * canonical JSON in a sampled order instead, row-set.ts).
+ * canonical JSON in a sampled order instead, row-set.ts; 8: bytes in that JSON as base64, integers
+ * from 2^64 that a double equals as its digits).
  */
-const RESULT_FORMAT = 7;
+const RESULT_FORMAT = 8;
 /**
  * The `rows` of a result kept as its row-set digest only: a run that compares row sets (the
  * `bird` comparison) neither copies rows out of the execution processes nor writes them here.
