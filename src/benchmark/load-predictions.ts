@@ -216,6 +216,11 @@ function loadSpiderText(
   }
   lines.forEach((raw, i) => {
     const task = bench.tasks[i]!;
+    // Most lines hold no TAB: the line is the SQL (as split below would find), with no array to build.
+    if (!raw.includes('\t')) {
+      set.byTask.set(task.id, { taskId: task.id, sql: trimSqlSpace(raw), line: i + 1 });
+      return;
+    }
     const fields = raw.split('\t');
     const last = fields.length > 1 ? fields[fields.length - 1]!.trim() : undefined;
     const dbId = last !== undefined && knownDbs.has(last) ? last : undefined;

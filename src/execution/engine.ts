@@ -251,7 +251,8 @@ export class ExecutionEngine {
     const jobs: { early: EarlyResult; v: QueryJob; cost: number }[] = [];
     for (const [key, v] of fresh) {
       const found = stored.get(v.storeKey);
-      const early: EarlyResult = { rows: needRows, stored: found !== undefined, ...(found ? { result: found } : {}) };
+      const early: EarlyResult = { rows: needRows, stored: found !== undefined };
+      if (found) early.result = found;
       this.early.set(key, early);
       if (!found) jobs.push({ early, v, cost: this.costGuess(v) });
     }
@@ -324,39 +325,36 @@ export class ExecutionEngine {
     const paths = requests.map((r) => r.file ?? this.dbPath(r.dbId));
     const shas = new Map<string, string>();
     for (const path of new Set(paths)) shas.set(path, this.sha(path));
-    // Each distinct query once: its store key (a content hash) and the first request that asks for it.
-    const distinct = new Map<number, { storeKey: string; dbSha: string; request: number }>();
-    for (const [i, r] of requests.entries()) {
-      const dbSha = shas.get(paths[i]!)!;
-      const key = this.queryId(dbSha, r.sql);
+    // Each distinct query once, by its number: the first request that asks for it.
+    const distinct = new Map<number, number>();
+    for (let i = 0; i < requests.length; i++) {
+      const key = this.queryId(shas.get(paths[i]!)!, requests[i]!.sql);
       keys[i] = key;
-      if (distinct.has(key)) continue;
-      // The store key (a hash) only for those neither this engine nor prefetch() has: below.
-      distinct.set(key, { storeKey: '', dbSha, request: i });
+      if (!distinct.has(key)) distinct.set(key, i);
     }
     this.stats.distinct += distinct.size;
     if (this.failure) throw this.failure.error;
-    // Started by prefetch(): taken as they are, or when they arrive.
+    // Started by prefetch() (taken as they are, or when they arrive), else known from an earlier
+    // call of this engine, else looked up in the run store (all at once, by their store keys: a
+    // content hash, made only for these).
     const early = new Map<number, EarlyResult>();
-    for (const key of distinct.keys()) {
+    const storeKeys = new Map<number, string>();
+    for (const [key, request] of distinct) {
+      if (this.memo.has(key)) continue;
       const e = this.early.get(key);
-      if (!e || e.rows !== needRows || this.memo.has(key)) continue;
-      early.set(key, e);
-      this.early.delete(key);
+      if (e && e.rows === needRows) {
+        early.set(key, e);
+        this.early.delete(key);
+      } else if (this.store) {
+        storeKeys.set(key, ExecutionStore.key(shas.get(paths[request]!)!, requests[request]!.sql, this.maxRows, this.maxBytes));
+      }
     }
-    // Known from an earlier call of this engine, or from the run store (looked up all at once).
-    const unknown: string[] = [];
-    for (const [key, d] of distinct) {
-      if (this.memo.has(key) || early.has(key) || !this.store) continue;
-      d.storeKey = ExecutionStore.key(d.dbSha, requests[d.request]!.sql, this.maxRows, this.maxBytes);
-      unknown.push(d.storeKey);
-    }
-    const stored = this.store && unknown.length > 0 ? this.store.lookupMany(unknown, this.timeoutMs, needRows) : new Map<string, ExecResult>();
+    const stored = this.store && storeKeys.size > 0 ? this.store.lookupMany([...storeKeys.values()], this.timeoutMs, needRows) : new Map<string, ExecResult>();
     let reusedNow = 0;
     /** Prefetched results already there (executed before this call), and those still running. */
     let arrived = 0;
     const arriving: [number, EarlyResult][] = [];
-    for (const [key, d] of distinct) {
+    for (const [key, request] of distinct) {
       const e = early.get(key);
       if (e?.result) {
         if (keepRows) this.memo.set(key, e.result);
@@ -373,7 +371,8 @@ export class ExecutionEngine {
         arriving.push([key, e]);
         continue;
       }
-      const known = this.memo.get(key) ?? stored.get(d.storeKey);
+      const storeKey = storeKeys.get(key) ?? '';
+      const known = this.memo.get(key) ?? stored.get(storeKey);
       if (known) {
         if (keepRows) this.memo.set(key, known);
         found.set(key, known);
@@ -382,8 +381,8 @@ export class ExecutionEngine {
       } else {
         // The first query to run starts the process the constructor did not.
         if (todo.size === 0) this.pool.warm();
-        const r = requests[d.request]!;
-        todo.set(key, { storeKey: d.storeKey, dbSha: d.dbSha, dbPath: paths[d.request]!, sql: r.sql, lead: opts.first?.(d.request) ?? false });
+        const dbPath = paths[request]!;
+        todo.set(key, { storeKey, dbSha: shas.get(dbPath)!, dbPath, sql: requests[request]!.sql, lead: opts.first?.(request) ?? false });
       }
     }
     const total = reusedNow + arrived + arriving.length + todo.size;
