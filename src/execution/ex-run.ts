@@ -189,7 +189,12 @@ export async function runEx(
   const extraFiles = bench.tasks.map((t) => (opts.comparator === 'spider' ? engine.folderFiles(t.dbId, t.id).slice(1) : NONE));
   /** Requests whose text the evaluator would not execute (NO_STATEMENT); they run as '' and count as that error. */
   const unexecuted = new Set<number>();
-  const request = (dbId: string, sql: string | undefined, file?: string): ExecRequest => ({ dbId, sql: sql ?? '', ...(file !== undefined ? { file } : {}) });
+  // Field by field (one request per system and task): a spread built an object to copy from.
+  const request = (dbId: string, sql: string | undefined, file?: string): ExecRequest => {
+    const r: ExecRequest = { dbId, sql: sql ?? '' };
+    if (file !== undefined) r.file = file;
+    return r;
+  };
   const requests: ExecRequest[] = bench.tasks.map((t, ti) => {
     const sql = executedSql(t.goldSql, opts, false);
     if (sql === undefined) unexecuted.add(ti);
