@@ -8,16 +8,17 @@ import type { Cell } from './types.js';
  * comparison needs neither the rows in the parent nor their copy over IPC.
  *
  * What is hashed: the distinct rows, each as its canonical JSON (canonicalRow), in one canonical
- * order (rowOrder), written as JSON arrays of up to ROWS_PER_UPDATE rows. JSON delimits every
- * string, row and array, so the text spells exactly one sequence of rows; the order is a function
- * of the set alone, so the text is too. No rows: nothing is hashed, one digest whatever the
- * columns, as Python's `set() == set()`.
+ * order (distinctInOrder), written as JSON arrays of up to ROWS_PER_UPDATE rows (one array when
+ * they fit, so where the arrays split depends on the number of distinct rows alone). JSON delimits every
+ * string, row and array, so the text spells exactly one sequence of rows, each with its own length;
+ * the order is a function of the set alone, so the text is too. No rows: nothing is hashed, one
+ * digest whatever the columns, as Python's `set() == set()`.
  *
  * Why not sort key strings (as before): building a key string per row and sorting those cost more
  * than running most queries (the strings built by concatenation had to be flattened, then compared
- * character by character). Here the rows are ordered as they came from SQLite, by a number read
- * from a few characters (a typed-array sort, in native code), and only rows whose numbers tie are
- * compared cell by cell; only the distinct rows are ever serialised, by JSON.stringify.
+ * character by character). Here the rows SQLite gave are ordered by a number read from a few
+ * characters of their first cells (a typed-array sort, in native code), and only rows whose numbers
+ * tie are compared cell by cell; only the distinct rows are ever serialised, by JSON.stringify.
  * `rows` is not modified.
  */
 export function rowSetDigest(rows: readonly (readonly Cell[])[], sortBy: SortBy = 'auto'): string {
