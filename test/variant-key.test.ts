@@ -7,6 +7,7 @@ import { SPIDER } from './helpers/cli.js';
 describe('sqlVariantKey', () => {
   it('folds whitespace runs and ASCII case outside quotes, and keeps token boundaries', () => {
     expect(sqlVariantKey('SELECT count(*) FROM singer')).toBe('select count(*) from singer');
+    expect(sqlVariantKey('WITH a AS (SELECT 1) SELECT * FROM A')).toBe('with a as (select 1) select * from a');
     expect(sqlVariantKey('  select\tcount(*)\n\n FROM  Singer ')).toBe('select count(*) from singer');
     // Quoted text is the query's data or a quoted name: copied as it is, doubled quotes included.
     expect(sqlVariantKey(`SELECT 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" FROM t`)).toBe(`select 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" from t`);
@@ -17,7 +18,12 @@ describe('sqlVariantKey', () => {
   });
 
   it('gives no key where spacing or case could matter', () => {
-    for (const sql of ['SELECT 1 -- note\nFROM t', 'SELECT /* x */ 1', 'SELECT :Name', 'SELECT ?1', 'SELECT @a', 'SELECT $a', "SELECT 'open", 'SELECT "open', 'SELECT [open']) {
+    for (const sql of [
+      'SELECT 1 -- note\nFROM t', 'SELECT /* x */ 1', 'SELECT :Name', 'SELECT ?1', 'SELECT @a', 'SELECT $a', 'SELECT #a',
+      "SELECT 'open", 'SELECT "open', 'SELECT [open',
+      // Only SELECT and WITH: EXPLAIN's rows quote names as written.
+      'EXPLAIN QUERY PLAN SELECT * FROM Singer', 'PRAGMA table_info(Singer)', 'VALUES (1)', 'selected',
+    ]) {
       expect(sqlVariantKey(sql), sql).toBeUndefined();
     }
   });
@@ -33,9 +39,15 @@ describe('an execution process runs one spelling of a query once', () => {
         'select  RANDOM(),\n COUNT(*) from SINGER',
         // The same rows again, under a different key: run on its own, a different value.
         'SELECT random(), count(*) FROM singer;',
-        // Same key as the first two after folding, but not a column of singer: its own error.
+        // Not a column of singer: each its own error, naming the column as its text spells it.
         'SELECT random(), count(*) FROM singer WHERE Nme = 1',
         'select random(), count(*) from singer where NME = 1',
+        // EXPLAIN's rows name the table as written: never shared.
+        'EXPLAIN QUERY PLAN SELECT * FROM Singer',
+        'explain query plan select * from singer',
+        // TEXT that is not UTF-8: Python's error names the column as this text spells it.
+        "SELECT CAST(x'ff41' AS TEXT) AS T",
+        "select cast(x'ff41' as text) as t",
       ];
       const results = await engine.run(
         queries.map((sql) => ({ dbId: 'concert_singer', sql })),
@@ -43,7 +55,7 @@ describe('an execution process runs one spelling of a query once', () => {
         undefined,
         { needRows: false },
       );
-      const [a, b, c, d, e] = results;
+      const [a, b, c, d, e, f, g, h, i] = results;
       expect(a!.status).toBe('ok');
       expect(b!.status).toBe('ok');
       expect(a!.rowSet).toBe(b!.rowSet);
@@ -53,6 +65,10 @@ describe('an execution process runs one spelling of a query once', () => {
       expect(b!.columns).toEqual(['RANDOM()', 'COUNT(*)']);
       expect(d!.error).toBe('no such column: Nme');
       expect(e!.error).toBe('no such column: NME');
+      expect(f!.status).toBe('ok');
+      expect(f!.rowSet).not.toBe(g!.rowSet);
+      expect(JSON.stringify(h!.undecodable)).toContain("'T'");
+      expect(JSON.stringify(i!.undecodable)).toContain("'t'");
     } finally {
       await engine.close();
     }

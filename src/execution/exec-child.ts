@@ -46,11 +46,20 @@ const FLUSH_BYTES = 1 << 20;
  * Among the 23 bundled Spider systems' 13,353 distinct texts, 9,926 keys: ~12% of the execution time.
  */
 const ranBefore = new Map<string, WireResult>();
-const REMEMBERED = 50_000;
+/** What the record may hold, counted as its keys' and column names' characters: predictions are hostile. */
+const REMEMBERED_CHARS = 8 << 20;
+let rememberedChars = 0;
 
 function remember(sameAs: string, wire: WireResult): void {
-  if (ranBefore.size >= REMEMBERED) ranBefore.clear();
+  // A result marked undecodable carries its text's column name in that mark (undecodable-text.ts).
+  if (wire.undecodable !== undefined) return;
+  const chars = sameAs.length + wire.columns.reduce((n, c) => n + c.length, 0);
+  if (rememberedChars + chars > REMEMBERED_CHARS) {
+    ranBefore.clear();
+    rememberedChars = 0;
+  }
   ranBefore.set(sameAs, wire);
+  rememberedChars += chars;
 }
 
 function sharedRows(sameAs: string, dbPath: string, sql: string): WireResult | undefined {
@@ -122,11 +131,16 @@ if (process.env[KERNEL_WATCHED]) {
   send({ type: 'ready' });
 } else {
   void import('node:worker_threads').then(({ Worker }) => {
-    new Worker(
-      `const parent = process.ppid;
-       setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
-      { eval: true },
-    ).unref();
+    try {
+      new Worker(
+        `const parent = process.ppid;
+         setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
+        { eval: true },
+      ).unref();
+    } catch {
+      // No thread to be had (a thread or process limit): the process still runs its queries, as an
+      // orphan would only if its parent were killed; crashing here would be replaced again and again.
+    }
     send({ type: 'ready' });
   });
 }

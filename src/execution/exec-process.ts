@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KERNEL_WATCHED, setprivPath } from './parent-death.js';
 
@@ -14,10 +14,28 @@ const isSource = import.meta.url.endsWith('.ts');
  * The build (scripts/bundle-cli.ts) writes the execution process as one CommonJS file next to each
  * module that forks it: booting it skips Node's ES module loader (asynchronous module jobs, an ES
  * facade per built-in that evaluates every lazy export, node:crypto's webcrypto among them),
- * some 50 ms of CPU per process on the development machine. Without it (tsc alone), tsc's ES
- * module runs.
+ * some 50 ms of CPU per process on the development machine. Without it, or when tsc has run alone
+ * since (the file is older than tsc's), tsc's ES module runs.
  */
-const CHILD = fileURLToPath(new URL(isSource ? './exec-child.ts' : existsSync(new URL('./exec-child.cjs', import.meta.url)) ? './exec-child.cjs' : './exec-child.js', import.meta.url));
+const CHILD = fileURLToPath(new URL(isSource ? './exec-child.ts' : bundledIsFresh() ? './exec-child.cjs' : './exec-child.js', import.meta.url));
+
+/**
+ * Whether the build's exec-child.cjs exists and is not older than tsc's exec-child.js beside it (tsc
+ * run alone since); in dist/cli/ there is no exec-child.js.
+ */
+function bundledIsFresh(): boolean {
+  const mtime = (name: string): number | undefined => {
+    try {
+      return statSync(new URL(name, import.meta.url)).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  };
+  const bundled = mtime('./exec-child.cjs');
+  if (bundled === undefined) return false;
+  const compiled = mtime('./exec-child.js');
+  return compiled === undefined || bundled >= compiled;
+}
 
 export interface ExecProcess {
   child: ChildProcess;

@@ -16,9 +16,6 @@ class QueryError extends Error {}
  * rows as arrays (duplicate column names survive), integers exact (bigint beyond ±2^53),
  * double-quoted literals accepted, TEXT that is not valid UTF-8 decoded as test-suite-sql-eval
  * does and marked (ExecResult.undecodable), and nothing that could change the database allowed.
- * With `rowKeys`, rows are not kept: each row's key (rowKey) goes into that set instead, which is
- * all a row-set digest needs, and the result has no rows and no integralReals (the same limits
- * apply). Building and collecting every row's array cost more than the digest itself.
  */
 export function runQuery(
   db: Database.Database,

@@ -8,9 +8,10 @@
  * process shares only rows (exec-child.ts), after preparing each query itself.
  *
  * Undefined, so that nothing is shared, for text where that reasoning would need more care than it
- * is worth: comments (a line comment ends at a newline, which a space would not), parameters
- * (`?`, `:name`, `@name`, `$name`: their names are case-sensitive and appear in errors), and an
- * unterminated quote.
+ * is worth: anything but a SELECT or WITH statement (EXPLAIN's rows quote the names as written; a
+ * PRAGMA's argument may be a name too), comments (a line comment ends at a newline, which a space
+ * would not), parameters (`?`, `:name`, `@name`, `$name`, `#name`: their names are case-sensitive
+ * and appear in errors), and an unterminated quote.
  */
 export function sqlVariantKey(sql: string): string | undefined {
   let out = '';
@@ -50,12 +51,15 @@ export function sqlVariantKey(sql: string): string | undefined {
       continue;
     }
     if ((c === 45 && sql.charCodeAt(i + 1) === 45) || (c === 47 && sql.charCodeAt(i + 1) === 42)) return undefined;
-    if (c === 63 || c === 58 || c === 64 || c === 36) return undefined;
+    if (c === 63 || c === 58 || c === 64 || c === 36 || c === 35) return undefined;
     if (c > 127) nonAscii = true;
     i++;
   }
   flush(sql.length);
-  return out;
+  return STATEMENT.test(out) ? out : undefined;
 }
+
+/** A SELECT, or a WITH (whose statement SQLite's read-only check leaves a SELECT), at the start. */
+const STATEMENT = /^(select|with)(?![a-z0-9_$\u0080-\uffff])/;
 
 const UPPER = /[A-Z]+/g;
