@@ -110,12 +110,13 @@ describe('resident memory read from a statm kept open', () => {
       child.kill('SIGKILL');
       memory.close();
     }
-    // This process, before and after 64 MiB are touched: the same open file sees them.
+    // This process, before and after 64 MiB are touched: the same open file sees them (at least half,
+    // should the allocation set off a collection that returns other memory meanwhile).
     const self = new ResidentMemory(process.pid);
     try {
       const before = self.read()!;
       const held = Buffer.alloc(64 * 2 ** 20, 1);
-      expect(self.read()! - before).toBeGreaterThanOrEqual(48 * 2 ** 20);
+      expect(self.read()! - before).toBeGreaterThanOrEqual(32 * 2 ** 20);
       expect(held[held.length - 1]).toBe(1);
     } finally {
       self.close();
