@@ -65,9 +65,12 @@ export class ResidentMemory {
     try {
       this.fd ??= openSync(`/proc/${this.pid}/statm`, 'r');
       n = readSync(this.fd, this.line, 0, this.line.length, 0);
-    } catch {
-      // Gone (ESRCH once reaped, ENOENT before it was opened): it stays gone.
-      this.gone = true;
+    } catch (e) {
+      // Gone (ESRCH once reaped, ENOENT before it was opened): it stays gone. Anything else (EMFILE,
+      // EINTR) says nothing of the process: the next reading opens the file again, so that the
+      // memory cap is not lost for good.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ESRCH' || code === 'ENOENT') this.gone = true;
       this.close();
       return undefined;
     }
