@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { KERNEL_WATCHED } from './parent-death.js';
 import { prepareOnly, runQuery } from './run-query.js';
 import type { ExecResult } from './types.js';
-import type { ChildMessage, ParentMessage, WireResult } from './pool-protocol.js';
+import type { ChildMessage, ParentMessage, ResultWants, WireResult } from './pool-protocol.js';
 import { sqlVariantKey } from './variant-key.js';
 import { toWire } from './wire-result.js';
 
@@ -62,7 +62,7 @@ function remember(sameAs: string, wire: WireResult): void {
   rememberedChars += chars;
 }
 
-function sharedRows(sameAs: string, dbPath: string, sql: string): WireResult | undefined {
+function sharedRows(sameAs: string, dbPath: string, sql: string, want: ResultWants): WireResult | undefined {
   const known = ranBefore.get(sameAs);
   if (known === undefined) return undefined;
   let own: ExecResult;
@@ -71,7 +71,7 @@ function sharedRows(sameAs: string, dbPath: string, sql: string): WireResult | u
   } catch {
     return undefined;
   }
-  if (own.status !== 'ok') return { status: own.status, columns: [], error: own.error, ms: own.ms };
+  if (own.status !== 'ok') return toWire(own, want);
   // Never expected (the same statement but for case and spacing), and then the query runs itself.
   if (own.columns.length !== known.columns.length) return undefined;
   return { ...known, columns: own.columns, ms: own.ms };
@@ -96,7 +96,7 @@ process.on('message', (msg: ParentMessage) => {
     counted.bytes = 0;
     const variant = digestOnly ? sqlVariantKey(job.sql) : undefined;
     const sameAs = variant === undefined ? undefined : `${msg.maxRows}\0${msg.maxBytes}\0${job.dbPath}\0${variant}`;
-    let wire = sameAs === undefined ? undefined : sharedRows(sameAs, job.dbPath, job.sql);
+    let wire = sameAs === undefined ? undefined : sharedRows(sameAs, job.dbPath, job.sql, msg.want);
     if (wire === undefined) {
       let result: ExecResult;
       try {

@@ -32,11 +32,12 @@ function pageSize(): number | undefined {
  * inside one native step that JavaScript never sees.
  */
 export function residentBytes(pid: number): number | undefined {
-  const page = pageSize();
-  const text = page === undefined ? undefined : read(`/proc/${pid}/statm`);
-  if (text === undefined) return undefined;
-  const pages = Number(text.split(' ', 2)[1]);
-  return Number.isFinite(pages) ? pages * page! : undefined;
+  const memory = new ResidentMemory(pid);
+  try {
+    return memory.read();
+  } finally {
+    memory.close();
+  }
 }
 
 /** Whether this system lets residentBytes see other processes. */
@@ -45,7 +46,7 @@ export function canMeasureMemory(): boolean {
 }
 
 /**
- * One process's resident memory, read as residentBytes reads it from a statm kept open: each
+ * One process's resident memory (residentBytes), from its statm kept open: each
  * reading is one pread at position 0 (the kernel writes the line afresh) and no string, where
  * reading the file by its name was an open, reads, a close and a string, for every child 50 times
  * a second. The open file stays that process's: a later process given the same pid is not read.

@@ -24,8 +24,7 @@ export function runQuery(
   maxBytes = Number.POSITIVE_INFINITY,
   counted: { bytes: number } = { bytes: 0 },
 ): ExecResult {
-  const started = process.hrtime.bigint();
-  const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
+  const elapsed = stopwatch();
   try {
     const stmt = prepareQuery(db, sql);
     // Nothing but whitespace, comments and `;`: Python runs it and fetches no rows.
@@ -101,14 +100,19 @@ function prepareQuery(db: Database.Database, sql: string): Database.Statement | 
  * text with the same variant key (variant-key.ts).
  */
 export function prepareOnly(db: Database.Database, sql: string): ExecResult {
-  const started = process.hrtime.bigint();
-  const elapsed = (): number => Number(process.hrtime.bigint() - started) / 1e6;
+  const elapsed = stopwatch();
   try {
     const stmt = prepareQuery(db, sql);
     return { status: 'ok', columns: stmt === undefined ? [] : stmt.columns().map((c) => c.name), rows: [], ms: elapsed() };
   } catch (e) {
     return { status: 'error', columns: [], rows: [], error: (e as Error).message, ms: elapsed() };
   }
+}
+
+/** Milliseconds since it was made. */
+function stopwatch(): () => number {
+  const started = process.hrtime.bigint();
+  return () => Number(process.hrtime.bigint() - started) / 1e6;
 }
 
 /** What a row counts against the byte budget besides its cells (its array costs about that much). */
