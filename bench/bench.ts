@@ -59,14 +59,13 @@ function check(m: Measured, what: string): Measured {
  * otherwise also get exact match by default, which parses every prediction; the rows marked
  * "default metrics" measure that too.
  */
-function sqlboard(w: Workload, store: string, metrics: string[] = ['--metric', 'ex']): Promise<Measured> {
-  return measure(process.execPath, [BIN, 'score', '--comparator', 'bird', '--json', '--store', store, ...metrics, ...w.sqlboardArgs]).then((m) =>
-    check(m, 'sqlboard score'),
-  );
+function sqlboard(w: Workload, store: string, metrics: string[] = ['--metric', 'ex'], sampleMemory = false): Promise<Measured> {
+  const args = [BIN, 'score', '--comparator', 'bird', '--json', '--store', store, ...metrics, ...w.sqlboardArgs];
+  return measure(process.execPath, args, { sampleMemory }).then((m) => check(m, 'sqlboard score'));
 }
 
-function pythonPool(w: Workload): Promise<Measured> {
-  return measure(pythonExe!, [PY, w.pythonInput, String(cores)]).then((m) => check(m, 'official_ex.py'));
+function pythonPool(w: Workload, sampleMemory = false): Promise<Measured> {
+  return measure(pythonExe!, [PY, w.pythonInput, String(cores)], { sampleMemory }).then((m) => check(m, 'official_ex.py'));
 }
 
 const freshStore = (): string => join(dir, `store-${storeCount++}.db`);
@@ -74,8 +73,12 @@ const freshStore = (): string => join(dir, `store-${storeCount++}.db`);
 interface Row {
   label: string;
   pairs: number;
+  /** Timed runs (no memory sampling), alternating with the pool's. */
   ours: Measured[];
   base: Measured[];
+  /** One more run of each, with its memory sampled (process-tree.ts: sampling slows what it samples). */
+  oursMemory: Measured;
+  baseMemory: Measured | undefined;
   /** sqlboard and the pool agree on every system's count of correct items. */
   same: boolean | undefined;
 }
@@ -93,14 +96,16 @@ function sameVerdicts(ours: Measured, base: Measured | undefined): boolean | und
 }
 
 /**
- * Alternating runs of sqlboard (cold store, or the given warm one) and the Python pool. With
- * `defaultMetrics`, sqlboard runs without --metric (Spider: ex and em) beside the same pool.
+ * Alternating runs of sqlboard (cold store, or the given warm one) and the Python pool, timed; then
+ * one more of each with its memory sampled. With `defaultMetrics`, sqlboard runs without --metric
+ * (Spider: ex and em) beside the same pool.
  */
 async function sideBySide(w: Workload, warmStore?: string, defaultMetrics = false): Promise<Row> {
   const ours: Measured[] = [];
   const base: Measured[] = [];
+  const metrics = defaultMetrics ? [] : undefined;
   for (let i = 0; i < RUNS; i++) {
-    const pair = async (): Promise<void> => void ours.push(await sqlboard(w, warmStore ?? freshStore(), defaultMetrics ? [] : undefined));
+    const pair = async (): Promise<void> => void ours.push(await sqlboard(w, warmStore ?? freshStore(), metrics));
     const py = async (): Promise<void> => void (python && base.push(await pythonPool(w)));
     // Alternate which goes first, so neither always runs on a machine its rival just warmed.
     if (i % 2 === 0) {
@@ -111,8 +116,10 @@ async function sideBySide(w: Workload, warmStore?: string, defaultMetrics = fals
       await pair();
     }
   }
+  const oursMemory = await sqlboard(w, warmStore ?? freshStore(), metrics, true);
+  const baseMemory = python ? await pythonPool(w, true) : undefined;
   const label = w.label + (warmStore ? ', re-run (all in the run store)' : '') + (defaultMetrics ? ', default metrics (ex, em)' : '');
-  return { label, pairs: w.systems * w.tasks, ours, base, same: sameVerdicts(ours[0]!, base[0]) };
+  return { label, pairs: w.systems * w.tasks, ours, base, oursMemory, baseMemory, same: sameVerdicts(ours[0]!, base[0]) };
 }
 
 async function startup(): Promise<{ label: string; ms: number }[]> {
@@ -135,6 +142,7 @@ const ratioText = (base: number, ours: number, target: number): string => {
 };
 
 out(`sqlboard bench: ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start; ${RUNS} alternating runs per figure, medians`);
+out(`times from runs nothing samples; peak memory from one more run of each, sampled from /proc every 15 ms`);
 out(python ? `baseline: ${python} (${pythonExe}), bench/official_ex.py with a pool of ${cores}` : 'baseline: python3 not found, so only sqlboard is measured');
 out('');
 
@@ -170,11 +178,10 @@ out(`| work | pairs | sqlboard time | Python pool time | speed-up | sqlboard pea
 out(`|---|---|---|---|---|---|---|---|---|`);
 for (const r of rows) {
   const t = median(r.ours.map((m) => m.ms));
-  const rss = median(r.ours.map((m) => m.peakRss));
-  const pss = median(r.ours.map((m) => m.peakPss));
+  const { peakRss: rss, peakPss: pss } = r.oursMemory;
   const bt = r.base.length ? median(r.base.map((m) => m.ms)) : NaN;
-  const brss = r.base.length ? median(r.base.map((m) => m.peakRss)) : NaN;
-  const bpss = r.base.length ? median(r.base.map((m) => m.peakPss)) : NaN;
+  const brss = r.baseMemory?.peakRss ?? NaN;
+  const bpss = r.baseMemory?.peakPss ?? NaN;
   const cells = [
     r.label,
     String(r.pairs),
@@ -204,7 +211,7 @@ if (python) {
   const warm = byLabel('15 systems, re-run (all in the run store)')!;
   out(`${'speed-up, 15 systems re-run from the store'.padEnd(44)} ${ratioText(tm(warm, 'base'), tm(warm, 'ours'), 10)}`);
   const r15 = byLabel('15 systems')!;
-  const memRatio = median(r15.ours.map((m) => m.peakRss)) / median(r15.base.map((m) => m.peakRss));
+  const memRatio = r15.oursMemory.peakRss / r15.baseMemory!.peakRss;
   out(`${'peak memory, 15 systems, sqlboard / Python'.padEnd(44)} ${memRatio.toFixed(2)}x (target <= 2x: ${memRatio <= 2 ? 'met' : 'NOT met'})`);
   out(`${'same verdicts in every row'.padEnd(44)} ${rows.every((r) => r.same) ? 'yes' : 'NO'}`);
 }

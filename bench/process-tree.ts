@@ -1,18 +1,22 @@
 /**
- * Runs one command as a whole process and measures what a user would see: wall time, and the
- * peak memory of its whole process tree (the command and every process it starts), sampled from
- * /proc every few milliseconds. Both sqlboard and the Python pool run several processes, so the
- * peak of the tree's summed RSS is the fair figure; PSS is kept too (shared pages split between
- * the processes that share them), since forked Python workers share much of their parent.
+ * Runs one command as a whole process and measures what a user would see: wall time, or (with
+ * `sampleMemory`) the peak memory of its whole process tree (the command and every process it
+ * starts), sampled from /proc every few milliseconds. Both sqlboard and the Python pool run several
+ * processes, so the peak of the tree's summed RSS is the fair figure; PSS is kept too (shared pages
+ * split between the processes that share them), since forked Python workers share much of their parent.
+ *
+ * Time and memory come from different runs: reading every process's smaps_rollup every 15 ms walks
+ * its page tables, CPU taken from the measured program on a machine whose every core it keeps
+ * busy (on 2 cores it made sqlboard's 15-system run some 15% slower and the pool's ~4%).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 export interface Measured {
   ms: number;
-  /** Peak of the sum of resident memory over the process tree, bytes (0 where /proc is absent). */
+  /** Peak of the sum of resident memory over the process tree, bytes (0 where /proc is absent or not sampled). */
   peakRss: number;
-  /** Peak of the sum of proportional set sizes over the tree, bytes (0 where unavailable). */
+  /** Peak of the sum of proportional set sizes over the tree, bytes (0 where unavailable or not sampled). */
   peakPss: number;
   stdout: string;
   stderr: string;
@@ -55,7 +59,7 @@ function sample(pids: number[]): { rss: number; pss: number } {
   return { rss, pss };
 }
 
-export function measure(command: string, args: string[], opts: { cwd?: string } = {}): Promise<Measured> {
+export function measure(command: string, args: string[], opts: { cwd?: string; sampleMemory?: boolean } = {}): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -71,7 +75,7 @@ export function measure(command: string, args: string[], opts: { cwd?: string } 
       peakRss = Math.max(peakRss, s.rss);
       peakPss = Math.max(peakPss, s.pss);
     };
-    const timer = setInterval(poll, SAMPLE_MS);
+    const timer = opts.sampleMemory ? setInterval(poll, SAMPLE_MS) : undefined;
     child.on('error', (e) => {
       clearInterval(timer);
       reject(e);

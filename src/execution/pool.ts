@@ -63,6 +63,14 @@ const GROW_AT_MS = 1000;
  */
 const MAX_BATCH = 512;
 
+/**
+ * The fewest jobs a process has outstanding while the queue has more: at the tail, batches of one
+ * job each left it waiting for the parent after every query (a single system's last few hundred
+ * light queries, one round trip each). A few light jobs more in one process's pipe cost the other
+ * process nothing worth keeping them back for.
+ */
+const PIPELINE_JOBS = 8;
+
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
 const MEMORY_POLL_MS = 20;
 
@@ -225,11 +233,14 @@ export class ProcessPool {
     }
     // A suspect from a killed batch always goes alone, to a process with nothing else to do.
     if (slot.batch.length > 0 && (slot.batch[0]!.isolate || this.queue[0]!.isolate)) return;
-    // Batches shrink as the queue drains so that the last jobs spread over all processes.
-    const size = this.queue[0]!.isolate ? 1 : Math.max(1, Math.min(MAX_BATCH, Math.ceil(this.queue.length / (this.opts.size * 4))));
+    // Batches shrink as the queue drains so that the last jobs spread over the processes running
+    // (not those the pool may start: while one runs alone, its tail is not cut into single jobs).
+    let size = this.queue[0]!.isolate ? 1 : Math.max(1, Math.min(MAX_BATCH, Math.ceil(this.queue.length / (this.slots.length * 4))));
     // The next batch goes out while the process still works on the last one, so it never waits
-    // for a round trip to the parent: about two batches are outstanding at most.
-    if (slot.batch.length >= size) return;
+    // for a round trip to the parent: about two batches are outstanding at most, and never fewer
+    // than PIPELINE_JOBS jobs (at the tail, one job per batch had the process wait ~1 ms per job).
+    if (slot.batch.length >= Math.max(size, PIPELINE_JOBS)) return;
+    if (!this.queue[0]!.isolate) size = Math.max(size, PIPELINE_JOBS - slot.batch.length);
     // A batch is one run's wants: the jobs of runs that want the same go together.
     const want = this.wantOf(this.queue[0]!);
     let take = 0;
