@@ -27,6 +27,11 @@ export interface ExOptions {
   keepRows?: boolean;
   /** Spider hardness levels kept from earlier runs (the run store's HardnessStore). */
   hardness?: HardnessCache;
+  /**
+   * Called once every query has its result, before the items are built: the caller can stop the
+   * execution processes then, so that their exit overlaps this process's last work.
+   */
+  onExecuted?: () => void;
 }
 
 /** Spider hardness levels by gold SQL text, kept between runs. */
@@ -255,11 +260,18 @@ export async function runEx(
   // The queries are out; the difficulties (Spider's hardness parses every gold) are found while they run.
   const difficulties = await taskDifficulties(bench, opts.hardness);
   const results = await running;
+  // Nothing more to execute: the caller may stop the execution processes while the items are built.
+  opts.onExecuted?.();
   // As the comparator's evaluator fetches results: BIRD's strict decoding makes undecodable TEXT an error.
   const view = opts.comparator === 'bird' ? birdView : (r: ExecResult): ExecResult => r;
   /** The result to report for a query run on every file of a task: the first that failed, else the database file's. */
-  const reported = (main: ExecResult, extra: number[]): ExecResult =>
-    main.status !== 'ok' ? view(main) : (extra.map((i) => results[i]!).find((r) => r.status !== 'ok') ?? view(main));
+  const reported = (main: ExecResult, extra: number[]): ExecResult => {
+    if (main.status !== 'ok') return view(main);
+    for (const i of extra) if (results[i]!.status !== 'ok') return results[i]!;
+    return view(main);
+  };
+  // Each task's gold as reported, once for every system.
+  const golds = bench.tasks.map((_t, ti) => (unexecuted.has(ti) ? NO_STATEMENT : reported(results[ti]!, goldExtra[ti]!)));
 
   const items: ItemRecord[] = [];
   const scores = systems.map((s, si) => {
@@ -280,7 +292,7 @@ export async function runEx(
     };
     const first = items.length;
     bench.tasks.forEach((task, ti) => {
-      const g = unexecuted.has(ti) ? NO_STATEMENT : reported(results[ti]!, goldExtra[ti]!);
+      const g = golds[ti]!;
       const idx = predIndex[si]![ti];
       const p: ExecResult | undefined =
         idx === undefined ? undefined : unexecuted.has(idx) ? NO_STATEMENT : reported(results[idx]!, predExtra[si]![ti]!);

@@ -35,6 +35,9 @@ export async function runScore(
   opts: ScoreOptions,
   progress?: { execute?: (d: number, t: number) => void; time?: (d: number, t: number) => void },
 ): Promise<ScoreRun> {
+  // The execution processes are stopped as soon as every result is in: their exit (the kernel
+  // freeing their memory) then overlaps the building of the items.
+  let closing: Promise<void> | undefined;
   const run = await runEx(
     bench,
     systems,
@@ -45,10 +48,11 @@ export async function runScore(
       softF1: opts.metrics.includes('soft-f1'),
       keepRows: opts.keepRows ?? false,
       ...(opts.hardness ? { hardness: opts.hardness } : {}),
+      onExecuted: () => (closing = engine.close()),
     },
     progress?.execute,
   );
-  await engine.close();
+  await (closing ?? engine.close());
   if (opts.metrics.includes('em') && opts.em) addExactMatch(run, bench, systems, opts.em);
   const ves = opts.metrics.includes('ves');
   const rVes = opts.metrics.includes('r-ves');
