@@ -64,6 +64,7 @@ export function parseCsvRows(text: string, opts: { lenientQuotes?: boolean } = {
   };
   let failure: CsvSyntaxError | undefined;
   Papa.parse<string[]>(src, {
+    ...lineEnding(src),
     delimiter: ',',
     quoteChar: '"',
     escapeChar: '"',
@@ -92,6 +93,19 @@ export function parseCsvRows(text: string, opts: { lenientQuotes?: boolean } = {
   });
   if (failure) throw failure;
   return rows;
+}
+
+/** How far papaparse looks for the line ending it guesses (papaparse.js guessLineEndings: 1 MB). */
+const GUESS_CHARS = 1024 * 1024;
+
+/**
+ * papaparse's guess of the line ending when it is certain: with no CR among the characters it looks
+ * at, it guesses LF, and that is given here. Its guess copies that text, strips every quoted section
+ * with a regular expression and splits it twice (~5 ms per DIN-SQL-sized CSV); any CR is left to it.
+ */
+function lineEnding(text: string): { newline?: '\n' } {
+  const cr = text.indexOf('\r');
+  return cr === -1 || cr >= GUESS_CHARS ? { newline: '\n' } : {};
 }
 
 /**
