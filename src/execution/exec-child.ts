@@ -6,9 +6,12 @@
  */
 import Database from 'better-sqlite3';
 import { KERNEL_WATCHED } from './parent-death.js';
+import { digestQuery } from './digest-query.js';
 import { prepareOnly, runQuery } from './run-query.js';
 import type { ExecResult } from './types.js';
 import type { ChildMessage, ParentMessage, ResultWants, WireResult } from './pool-protocol.js';
+
+type BatchMessage = Extract<ParentMessage, { type: 'batch' }>;
 import { sqlVariantKey } from './variant-key.js';
 import { toWire } from './wire-result.js';
 
@@ -77,6 +80,17 @@ function sharedRows(sameAs: string, dbPath: string, sql: string, want: ResultWan
   return { ...known, columns: own.columns, ms: own.ms };
 }
 
+/** A job's result as the parent wants it; only a digest wanted, read as digestQuery reads (the same result, less work per row). */
+function execute(dbPath: string, sql: string, msg: BatchMessage, digestOnly: boolean, counted: { bytes: number }): WireResult {
+  let db: Database.Database;
+  try {
+    db = connection(dbPath);
+  } catch (e) {
+    return { status: 'error', columns: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
+  }
+  return digestOnly ? digestQuery(db, sql, msg.maxRows, msg.maxBytes) : toWire(runQuery(db, sql, msg.maxRows, msg.maxBytes, counted), msg.want);
+}
+
 process.on('message', (msg: ParentMessage) => {
   if (msg.type !== 'batch') return;
   let pending: { jobId: number; result: WireResult }[] = [];
@@ -98,13 +112,7 @@ process.on('message', (msg: ParentMessage) => {
     const sameAs = variant === undefined ? undefined : `${msg.maxRows}\0${msg.maxBytes}\0${job.dbPath}\0${variant}`;
     let wire = sameAs === undefined ? undefined : sharedRows(sameAs, job.dbPath, job.sql, msg.want);
     if (wire === undefined) {
-      let result: ExecResult;
-      try {
-        result = runQuery(connection(job.dbPath), job.sql, msg.maxRows, msg.maxBytes, counted);
-      } catch (e) {
-        result = { status: 'error', columns: [], rows: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
-      }
-      wire = toWire(result, msg.want);
+      wire = execute(job.dbPath, job.sql, msg, digestOnly, counted);
       if (sameAs !== undefined && wire.status === 'ok') remember(sameAs, wire);
     }
     pending.push({ jobId: job.jobId, result: wire });

@@ -22,15 +22,32 @@ import type { Cell } from './types.js';
  * `rows` is not modified.
  */
 export function rowSetDigest(rows: readonly (readonly Cell[])[], sortBy: SortBy = 'auto'): string {
+  const width = rows.length === 0 ? 0 : rows[0]!.length;
+  const cells = new Array<Cell>(rows.length * width);
+  for (let r = 0, at = 0; r < rows.length; r++) for (let c = 0; c < width; c++) cells[at++] = rows[r]![c]!;
+  return rowSetDigestOfCells(cells, width, rows.length, sortBy);
+}
+
+/**
+ * rowSetDigest of `count` rows of `width` cells each, laid out one row after another in `cells`
+ * (row r's cell c at r × width + c). An execution process that only needs the digest keeps a
+ * result so: one array instead of one per row, which a big result's garbage collections copied
+ * over and over while it was being read.
+ */
+export function rowSetDigestOfCells(cells: readonly Cell[], width: number, count: number, sortBy: SortBy = 'auto'): string {
+  const rows = new FlatRows(cells, width);
   // Most results have no row or one: no sort, one hash call.
-  if (rows.length === 0) return EMPTY;
-  if (rows.length === 1) return hash('sha256', JSON.stringify([canonicalRow(rows[0]!)]), 'base64');
-  const distinct = distinctInOrder(rows, sortBy);
-  if (distinct.length <= ROWS_PER_UPDATE) return hash('sha256', JSON.stringify(distinct.map(canonicalRow)), 'base64');
+  if (count === 0) return EMPTY;
+  if (count === 1) return hash('sha256', JSON.stringify([canonicalRow(rows.row(0))]), 'base64');
+  const distinct = distinctInOrder(rows, count, sortBy);
+  const text = (from: number, to: number): string => {
+    const out = new Array<readonly unknown[]>(to - from);
+    for (let k = from; k < to; k++) out[k - from] = canonicalRow(rows.row(distinct[k]!));
+    return JSON.stringify(out);
+  };
+  if (distinct.length <= ROWS_PER_UPDATE) return hash('sha256', text(0, distinct.length), 'base64');
   const h = createHash('sha256');
-  for (let at = 0; at < distinct.length; at += ROWS_PER_UPDATE) {
-    h.update(JSON.stringify(distinct.slice(at, at + ROWS_PER_UPDATE).map(canonicalRow)));
-  }
+  for (let at = 0; at < distinct.length; at += ROWS_PER_UPDATE) h.update(text(at, Math.min(at + ROWS_PER_UPDATE, distinct.length)));
   return h.digest('base64');
 }
 
@@ -49,52 +66,94 @@ const INDEX_SPAN = 2 ** 21;
 /** Below this many rows, the comparator sort costs less than allocating the typed arrays. */
 const PACK_FROM = 32;
 
-/**
- * The distinct rows in the canonical order: by rowSample, then by compareRows. Both are functions
- * of a row's Python value (rows Python calls equal get the same sample and compare 0), so the
- * order of the distinct rows depends on the set alone, never on the order or repeats SQLite gave.
- * Equal rows end up next to each other (same sample, comparing 0), where the first one is kept.
- */
-function distinctInOrder(rows: readonly (readonly Cell[])[], sortBy: SortBy): (readonly Cell[])[] {
-  const n = rows.length;
-  const packed = n <= INDEX_SPAN && (sortBy === 'packed' || (sortBy === 'auto' && n >= PACK_FROM));
-  return packed ? distinctPacked(rows) : distinctByComparator(rows);
+/** Rows of one width laid out in one array of cells. */
+class FlatRows {
+  constructor(
+    readonly cells: readonly Cell[],
+    readonly width: number,
+  ) {}
+
+  /** A copy of row r's cells (for its JSON). */
+  row(r: number): Cell[] {
+    return this.cells.slice(r * this.width, (r + 1) * this.width);
+  }
+
+  /**
+   * A 32-bit number from a row's first two cells, cheap to compute (a few characters of a string,
+   * not all of them). Rows Python calls equal get the same number (1 and 1.0, -0.0 and 0: a number's
+   * value, not its type, goes in); unequal rows may too, and are then told apart by compare.
+   * A prediction that makes every row's sample tie costs only a comparator sort, never a wrong verdict.
+   */
+  sample(r: number): number {
+    const at = r * this.width;
+    let h = this.width === 0 ? 0 : cellSample(this.cells[at]!);
+    if (this.width > 1) h = Math.imul(h ^ 0x9e3779b9, 0x01000193) ^ cellSample(this.cells[at + 1]!);
+    return h >>> 0;
+  }
+
+  /**
+   * A total order on rows that is 0 exactly when Python's tuples compare equal: None < numbers < str
+   * < bytes, numbers by value (a bigint and a double compare exactly in JavaScript, as in Python),
+   * str by UTF-16 units, bytes by bytes. Any order would do as long as it is one order; this one is cheap.
+   */
+  compare(a: number, b: number): number {
+    const w = this.width;
+    for (let i = 0, x = a * w, y = b * w; i < w; i++, x++, y++) {
+      const c = compareCells(this.cells[x]!, this.cells[y]!);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
 }
 
-function distinctByComparator(rows: readonly (readonly Cell[])[]): (readonly Cell[])[] {
-  const samples = rows.map(rowSample);
-  const order = samples.map((_, i) => i);
-  order.sort((a, b) => samples[a]! - samples[b]! || compareRows(rows[a]!, rows[b]!));
-  const distinct = [rows[order[0]!]!];
-  for (let k = 1; k < order.length; k++) {
+/**
+ * The distinct rows' numbers in the canonical order: by sample, then by compare. Both are functions
+ * of a row's Python value (rows Python calls equal get the same sample and compare 0), so the order
+ * of the distinct rows depends on the set alone, never on the order or repeats SQLite gave. Equal
+ * rows end up next to each other (same sample, comparing 0), where the first one is kept.
+ */
+function distinctInOrder(rows: FlatRows, count: number, sortBy: SortBy): number[] {
+  const packed = count <= INDEX_SPAN && (sortBy === 'packed' || (sortBy === 'auto' && count >= PACK_FROM));
+  return packed ? distinctPacked(rows, count) : distinctByComparator(rows, count);
+}
+
+function distinctByComparator(rows: FlatRows, count: number): number[] {
+  const samples = new Array<number>(count);
+  const order = new Array<number>(count);
+  for (let r = 0; r < count; r++) {
+    samples[r] = rows.sample(r);
+    order[r] = r;
+  }
+  order.sort((a, b) => samples[a]! - samples[b]! || rows.compare(a, b));
+  const distinct = [order[0]!];
+  for (let k = 1; k < count; k++) {
     const [a, b] = [order[k - 1]!, order[k]!];
-    if (samples[a] !== samples[b] || compareRows(rows[a]!, rows[b]!) !== 0) distinct.push(rows[b]!);
+    if (samples[a] !== samples[b] || rows.compare(a, b) !== 0) distinct.push(b);
   }
   return distinct;
 }
 
-function distinctPacked(rows: readonly (readonly Cell[])[]): (readonly Cell[])[] {
-  const n = rows.length;
+function distinctPacked(rows: FlatRows, count: number): number[] {
   // sample * 2^21 + index is exact in a double and sorts by sample, then index: a native sort.
-  const packed = new Float64Array(n);
-  for (let i = 0; i < n; i++) packed[i] = rowSample(rows[i]!) * INDEX_SPAN + i;
+  const packed = new Float64Array(count);
+  for (let r = 0; r < count; r++) packed[r] = rows.sample(r) * INDEX_SPAN + r;
   packed.sort();
-  const distinct: (readonly Cell[])[] = [];
+  const distinct: number[] = [];
   const sampleOf = (k: number): number => Math.floor(packed[k]! / INDEX_SPAN);
-  const rowOf = (k: number): readonly Cell[] => rows[packed[k]! % INDEX_SPAN]!;
-  for (let i = 0; i < n; ) {
+  const rowOf = (k: number): number => packed[k]! % INDEX_SPAN;
+  for (let i = 0; i < count; ) {
     const s = sampleOf(i);
     let j = i + 1;
-    while (j < n && sampleOf(j) === s) j++;
+    while (j < count && sampleOf(j) === s) j++;
     if (j === i + 1) {
       distinct.push(rowOf(i));
     } else {
-      // A tie: rows with one sample, in the order compareRows gives, equal ones once.
-      const group: (readonly Cell[])[] = [];
+      // A tie: rows with one sample, in the order compare gives, equal ones once.
+      const group: number[] = [];
       for (let k = i; k < j; k++) group.push(rowOf(k));
-      group.sort(compareRows);
+      group.sort((a, b) => rows.compare(a, b));
       distinct.push(group[0]!);
-      for (let k = 1; k < group.length; k++) if (compareRows(group[k - 1]!, group[k]!) !== 0) distinct.push(group[k]!);
+      for (let k = 1; k < group.length; k++) if (rows.compare(group[k - 1]!, group[k]!) !== 0) distinct.push(group[k]!);
     }
     i = j;
   }
@@ -103,18 +162,6 @@ function distinctPacked(rows: readonly (readonly Cell[])[]): (readonly Cell[])[]
 
 const F64 = new Float64Array(1);
 const U32 = new Uint32Array(F64.buffer);
-
-/**
- * A 32-bit number from a row's first two cells, cheap to compute (a few characters of a string,
- * not all of them). Rows Python calls equal get the same number (1 and 1.0, -0.0 and 0: a number's
- * value, not its type, goes in); unequal rows may too, and are then told apart by compareRows.
- * A prediction that makes every row's sample tie costs only a comparator sort, never a wrong verdict.
- */
-function rowSample(row: readonly Cell[]): number {
-  let h = row.length === 0 ? 0 : cellSample(row[0]!);
-  if (row.length > 1) h = Math.imul(h ^ 0x9e3779b9, 0x01000193) ^ cellSample(row[1]!);
-  return h >>> 0;
-}
 
 function cellSample(v: Cell): number {
   if (typeof v === 'string') {
@@ -132,20 +179,6 @@ function cellSample(v: Cell): number {
   }
   if (v === null) return 0x3c6ef372;
   return v.length ^ 0x510e527f;
-}
-
-/**
- * A total order on rows of one length that is 0 exactly when Python's tuples compare equal:
- * None < numbers < str < bytes, numbers by value (a bigint and a double compare exactly in
- * JavaScript, as in Python), str by UTF-16 units, bytes by bytes. Any order would do as long as it
- * is one order; this one is cheap.
- */
-export function compareRows(a: readonly Cell[], b: readonly Cell[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const c = compareCells(a[i]!, b[i]!);
-    if (c !== 0) return c;
-  }
-  return 0;
 }
 
 function compareCells(a: Cell, b: Cell): number {

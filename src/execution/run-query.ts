@@ -9,7 +9,13 @@ const MAX_DQS_REWRITES = 64;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A refusal or failure that is the query's fault, reported as an execution error. */
-class QueryError extends Error {}
+export class QueryError extends Error {}
+
+/** The errors of a result over --max-rows and over --max-result-bytes (digest-query.ts gives them too). */
+export const tooManyRows = (maxRows: number): QueryError =>
+  new QueryError(`result too large: more than ${maxRows.toLocaleString('en-US')} rows (--max-rows)`);
+export const tooManyBytes = (maxBytes: number): QueryError =>
+  new QueryError(`result too large: more than ${maxBytes.toLocaleString('en-US')} bytes (--max-result-bytes)`);
 
 /**
  * Executes one query on an open read-only connection, as a standard SQLite build would:
@@ -41,9 +47,7 @@ export function runQuery(
     let replacement = false;
     let n = 0;
     for (const row of stmt.iterate() as IterableIterator<unknown[]>) {
-      if (n >= maxRows) {
-        throw new QueryError(`result too large: more than ${maxRows.toLocaleString('en-US')} rows (--max-rows)`);
-      }
+      if (n >= maxRows) throw tooManyRows(maxRows);
       // With safe integers on, INTEGER arrives as bigint and REAL as number: note integral REALs
       // before both become plain numbers.
       for (let c = 0; c < row.length; c++) {
@@ -54,9 +58,7 @@ export function runQuery(
         row[c] = toCell(v);
       }
       bytes += ROW_BYTES;
-      if (bytes > maxBytes) {
-        throw new QueryError(`result too large: more than ${maxBytes.toLocaleString('en-US')} bytes (--max-result-bytes)`);
-      }
+      if (bytes > maxBytes) throw tooManyBytes(maxBytes);
       rows.push(row as Cell[]);
       n++;
     }
@@ -80,7 +82,7 @@ export function runQuery(
  * fallback), and the check that the statement only reads. Throws QueryError for the query's fault;
  * undefined for text with no statement.
  */
-function prepareQuery(db: Database.Database, sql: string): Database.Statement | undefined {
+export function prepareQuery(db: Database.Database, sql: string): Database.Statement | undefined {
   // What Python's sqlite3 (both official evaluators') refuses: a NUL, a second statement, even `;`.
   const refusal = pythonSqliteRefusal(sql);
   if (refusal !== undefined) throw new QueryError(refusal);
@@ -110,13 +112,13 @@ export function prepareOnly(db: Database.Database, sql: string): ExecResult {
 }
 
 /** Milliseconds since it was made. */
-function stopwatch(): () => number {
+export function stopwatch(): () => number {
   const started = process.hrtime.bigint();
   return () => Number(process.hrtime.bigint() - started) / 1e6;
 }
 
 /** What a row counts against the byte budget besides its cells (its array costs about that much). */
-const ROW_BYTES = 16;
+export const ROW_BYTES = 16;
 
 /**
  * What one cell counts against the byte budget: a string its length, a blob its bytes, anything
