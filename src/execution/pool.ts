@@ -57,6 +57,15 @@ interface RunState {
 const GROW_AT_MS = 1000;
 
 /**
+ * Queued jobs from which the pool runs all its processes without waiting for GROW_AT_MS: about
+ * two Spider submissions' distinct queries beyond a first one's golds, a leaderboard's work, which
+ * a second process repays. Started while this process still reads the other files, it is ready
+ * when they are queued (grown by work done, it started ~1 s in, and then waited for this process,
+ * busy reading, to hand it its first batch).
+ */
+const GROW_AT_JOBS = 3000;
+
+/**
  * The most jobs sent in one batch. Two batches are out at most, so a process has work for about
  * 2 × 512 Spider queries (~0.3 s) while this process is busy elsewhere (reading files, keying
  * requests) and hands out nothing; 256 left them idle behind a score reading 23 prediction files.
@@ -116,7 +125,8 @@ export class ProcessPool {
 
   /**
    * Starts the rest of the processes once the queued work is worth them (GROW_AT_MS): estimated
-   * from the answers so far, or when no answer has come for that long (slow queries, a hang).
+   * from the answers so far, or when no answer has come for that long (slow queries, a hang), or
+   * when many jobs are queued (GROW_AT_JOBS).
    */
   private grow(): void {
     if (this.closed || this.queue.length === 0) return;
@@ -125,7 +135,7 @@ export class ProcessPool {
     const estimate = this.work.of(this.queue.length);
     // A wait counts only once a process is ready: one still starting says nothing of the work.
     const stalled = this.slots.some((slot) => slot.ready) && performance.now() - this.progressAt >= GROW_AT_MS;
-    if ((estimate ?? this.work.spentMs) >= GROW_AT_MS || stalled) {
+    if ((estimate ?? this.work.spentMs) >= GROW_AT_MS || stalled || this.queue.length >= GROW_AT_JOBS) {
       while (this.slots.length < this.opts.size) this.addSlot();
       // A process started early that the pool has no slot for (none when prespawn starts one) goes now.
       releasePrespawned();
