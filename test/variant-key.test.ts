@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExecutionEngine } from '../src/execution/engine.js';
+import type { ExecResult } from '../src/execution/types.js';
 import { sqlVariantKey } from '../src/execution/variant-key.js';
 import { SPIDER } from './helpers/cli.js';
 
@@ -29,7 +30,7 @@ describe('sqlVariantKey', () => {
   });
 });
 
-describe('an execution process runs one spelling of a query once', () => {
+describe('one spelling of a query runs once', () => {
   it('shares the rows of texts that differ in spacing and case, each with its own columns and errors', async () => {
     const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 1 });
     try {
@@ -69,6 +70,33 @@ describe('an execution process runs one spelling of a query once', () => {
       expect(f!.rowSet).not.toBe(g!.rowSet);
       expect(JSON.stringify(h!.undecodable)).toContain("'T'");
       expect(JSON.stringify(i!.undecodable)).toContain("'t'");
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it('shares them whichever process ran the first spelling (the pool keeps one record for all)', async () => {
+    const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 2 });
+    try {
+      const run = (sqls: string[]): Promise<ExecResult[]> =>
+        engine.run(
+          sqls.map((sql) => ({ dbId: 'concert_singer', sql })),
+          undefined,
+          undefined,
+          { needRows: false },
+        );
+      // Enough queued work (pool.ts GROW_AT_JOBS) for both processes to run.
+      await run(Array.from({ length: 3200 }, (_, k) => `SELECT ${k}`));
+      expect(engine.workerPids()).toHaveLength(2);
+      // random() tells one execution from two. Each spelling's first form goes to whichever process
+      // is free; a record per process would have shared only the pairs that met in one (all 24 by
+      // chance about once in 2^24).
+      const first = await run(Array.from({ length: 24 }, (_, k) => `SELECT random(), ${k} FROM singer`));
+      const second = await run(Array.from({ length: 24 }, (_, k) => `select  RANDOM(), ${k}  from SINGER`));
+      expect(first.every((r) => r.status === 'ok')).toBe(true);
+      expect(second.map((r) => r.rowSet)).toEqual(first.map((r) => r.rowSet));
+      expect(new Set(first.map((r) => r.rowSet)).size).toBe(24);
+      expect(second[0]!.columns).toEqual(['RANDOM()', '0']);
     } finally {
       await engine.close();
     }

@@ -12,7 +12,6 @@ import type { ExecResult } from './types.js';
 import type { ChildMessage, ParentMessage, ResultWants, WireResult } from './pool-protocol.js';
 
 type BatchMessage = Extract<ParentMessage, { type: 'batch' }>;
-import { sqlVariantKey } from './variant-key.js';
 import { toWire } from './wire-result.js';
 
 // A query's error reaches the parent as its message only; SQLite errors are common (wrong
@@ -43,31 +42,10 @@ const FLUSH_COUNT = 64;
 const FLUSH_BYTES = 1 << 20;
 
 /**
- * Digest-only results of queries this process ran, by database, limits and variant key: a text that
- * differs only in whitespace and case (another system's spelling of the same query, often a gold's)
- * returns the same rows, so it is prepared (its own columns, its own refusal or error) and not run.
- * Among the 23 bundled Spider systems' 13,353 distinct texts, 9,962 keys: ~12% of the execution time.
+ * A job sent with the result of a text with the same variant key (PoolJob.sameAs): the same rows,
+ * so it is prepared, not run, for its own columns, refusal or error; undefined when it must run.
  */
-const ranBefore = new Map<string, WireResult>();
-/** What the record may hold, counted as its keys' and column names' characters: predictions are hostile. */
-const REMEMBERED_CHARS = 8 << 20;
-let rememberedChars = 0;
-
-function remember(sameAs: string, wire: WireResult): void {
-  // A result marked undecodable carries its text's column name in that mark (undecodable-text.ts).
-  if (wire.undecodable !== undefined) return;
-  const chars = sameAs.length + wire.columns.reduce((n, c) => n + c.length, 0);
-  if (rememberedChars + chars > REMEMBERED_CHARS) {
-    ranBefore.clear();
-    rememberedChars = 0;
-  }
-  ranBefore.set(sameAs, wire);
-  rememberedChars += chars;
-}
-
-function sharedRows(sameAs: string, dbPath: string, sql: string, want: ResultWants): WireResult | undefined {
-  const known = ranBefore.get(sameAs);
-  if (known === undefined) return undefined;
+function shared(known: WireResult, dbPath: string, sql: string, want: ResultWants): WireResult | undefined {
   let own: ExecResult;
   try {
     own = prepareOnly(connection(dbPath), sql);
@@ -103,18 +81,11 @@ process.on('message', (msg: ParentMessage) => {
     lastFlush = performance.now();
   };
   const counted = { bytes: 0 };
-  // Only a digest wanted: a query whose text differs from one run before only in whitespace and
-  // case (variant-key.ts) shares its digest.
+  // Only a digest wanted: digestQuery reads the rows (the same result, less work per row).
   const digestOnly = !msg.want.rows && msg.want.rowSet;
   for (const job of msg.jobs) {
     counted.bytes = 0;
-    const variant = digestOnly ? sqlVariantKey(job.sql) : undefined;
-    const sameAs = variant === undefined ? undefined : `${msg.maxRows}\0${msg.maxBytes}\0${job.dbPath}\0${variant}`;
-    let wire = sameAs === undefined ? undefined : sharedRows(sameAs, job.dbPath, job.sql, msg.want);
-    if (wire === undefined) {
-      wire = execute(job.dbPath, job.sql, msg, digestOnly, counted);
-      if (sameAs !== undefined && wire.status === 'ok') remember(sameAs, wire);
-    }
+    const wire = (job.sameAs && shared(job.sameAs, job.dbPath, job.sql, msg.want)) || execute(job.dbPath, job.sql, msg, digestOnly, counted);
     pending.push({ jobId: job.jobId, result: wire });
     pendingBytes += counted.bytes;
     if (pending.length >= FLUSH_COUNT || pendingBytes >= FLUSH_BYTES || performance.now() - lastFlush >= FLUSH_MS) flush();

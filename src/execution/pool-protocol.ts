@@ -6,6 +6,12 @@ export interface PoolJob {
   sql: string;
   /** Sent alone: it was in a batch whose process had to be killed, so it may be the culprit. */
   isolate?: boolean;
+  /**
+   * The result of a text with the same variant key (variant-key.ts) on the same database, which
+   * returns the same rows: the execution process prepares this one (its own columns, refusal or
+   * error) and runs it only if its columns differ in number. Only for jobs that want a digest alone.
+   */
+  sameAs?: WireResult;
 }
 
 /** What the parent needs of each result, so the execution process builds nothing more. */
