@@ -121,10 +121,10 @@ export class ProcessPool {
    * bundled Spider systems' 13,353 distinct texts, 9,962 keys: ~12% of the execution time. Kept
    * here, for all the processes: each process's own record had missed the spellings that another ran.
    */
-  private readonly variants = new Map<string, Variant>();
+  private readonly variants = new Map<string, Map<string, Variant>>();
   private variantChars = 0;
-  /** Jobs whose result is their variant key's (pool job id → key). */
-  private readonly primaries = new Map<number, string>();
+  /** Jobs whose result is their variant key's (pool job id → what is known of that key). */
+  private readonly primaries = new Map<number, Variant>();
   private closed = false;
   private readonly memoryWatch: NodeJS.Timeout | undefined;
 
@@ -404,13 +404,16 @@ export class ProcessPool {
   private waitsForVariant(job: PoolJob): boolean {
     const variant = sqlVariantKey(job.sql);
     if (variant === undefined) return false;
-    const key = `${job.dbPath}\0${variant}`;
-    const seen = this.variants.get(key);
+    // By database, then text: a key string made of both was flattened and hashed whole for every job.
+    let ofDb = this.variants.get(job.dbPath);
+    if (!ofDb) this.variants.set(job.dbPath, (ofDb = new Map()));
+    const seen = ofDb.get(variant);
     if (seen === undefined) {
-      if (this.variantChars + key.length > VARIANT_CHARS) this.forgetSettledVariants();
-      this.variants.set(key, { waiting: [] });
-      this.variantChars += key.length;
-      this.primaries.set(job.jobId, key);
+      if (this.variantChars + variant.length > VARIANT_CHARS) this.forgetSettledVariants();
+      const primary: Variant = { waiting: [] };
+      ofDb.set(variant, primary);
+      this.variantChars += variant.length;
+      this.primaries.set(job.jobId, primary);
       return false;
     }
     if (seen.known) {
@@ -425,32 +428,35 @@ export class ProcessPool {
   /** Keeps only the keys whose primary still runs with jobs waiting for it (the others are found again). */
   private forgetSettledVariants(): void {
     this.variantChars = 0;
-    this.variants.forEach((v, key) => {
-      if (v.waiting.length > 0) this.variantChars += key.length;
-      else this.variants.delete(key);
-    });
+    this.variants.forEach((ofDb) =>
+      ofDb.forEach((v, variant) => {
+        if (v.waiting.length > 0) this.variantChars += variant.length;
+        else ofDb.delete(variant);
+      }),
+    );
   }
 
-  /** A primary's result: its waiting jobs go first in the queue, with it when it can be shared, else to run themselves. */
-  private variantSettled(key: string, result: WireResult): void {
-    const v = this.variants.get(key);
-    if (!v) return;
+  /** A primary's result: its waiting jobs join the queue, with it when it can be shared, else to run themselves. */
+  private variantSettled(v: Variant, result: WireResult): void {
     // A result marked undecodable carries its text's column name in that mark (undecodable-text.ts).
     if (result.status === 'ok' && result.undecodable === undefined) v.known = result;
     else v.failed = true;
     const waiting = v.waiting;
     v.waiting = [];
     if (waiting.length === 0) return;
-    if (v.known) for (const job of waiting) job.sameAs = v.known;
-    this.queue = waiting.concat(this.queue);
+    // At the end, not the front: putting them first copied the whole queue for every primary.
+    for (const job of waiting) {
+      if (v.known) job.sameAs = v.known;
+      this.queue.push(job);
+    }
     for (const slot of this.slots) this.dispatch(slot);
   }
 
   private settle(id: number, result: WireResult): void {
-    const key = this.primaries.get(id);
-    if (key !== undefined) {
+    const variant = this.primaries.get(id);
+    if (variant !== undefined) {
       this.primaries.delete(id);
-      this.variantSettled(key, result);
+      this.variantSettled(variant, result);
     }
     const owner = this.owners.get(id);
     if (!owner) return;
