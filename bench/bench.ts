@@ -9,7 +9,7 @@
  * BENCH_RUNS sets the runs per figure (default 5); BENCH_QUICK=1 measures only 1 and 15 systems.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,7 +142,11 @@ const ratioText = (base: number, ours: number, target: number): string => {
 };
 
 out(`sqlboard bench: ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start; ${RUNS} alternating runs per figure, medians`);
-out(`times from runs nothing samples; peak memory from one more run of each, sampled from /proc every 15 ms`);
+out(
+  existsSync('/proc/self/statm')
+    ? 'times from runs nothing samples; peak memory from one more run of each side (one run, not a median), sampled from /proc every 15 ms'
+    : 'no /proc: times only, no memory figures',
+);
 out(python ? `baseline: ${python} (${pythonExe}), bench/official_ex.py with a pool of ${cores}` : 'baseline: python3 not found, so only sqlboard is measured');
 out('');
 

@@ -9,9 +9,7 @@ import { KERNEL_WATCHED } from './parent-death.js';
 import { digestQuery } from './digest-query.js';
 import { prepareOnly, runQuery } from './run-query.js';
 import type { ExecResult } from './types.js';
-import type { ChildMessage, ParentMessage, ResultWants, WireResult } from './pool-protocol.js';
-
-type BatchMessage = Extract<ParentMessage, { type: 'batch' }>;
+import type { ChildMessage, ParentMessage, ResultWants, SameRows, WireResult } from './pool-protocol.js';
 import { toWire } from './wire-result.js';
 
 // A query's error reaches the parent as its message only; SQLite errors are common (wrong
@@ -45,7 +43,7 @@ const FLUSH_BYTES = 1 << 20;
  * A job sent with the result of a text with the same variant key (PoolJob.sameAs): the same rows,
  * so it is prepared, not run, for its own columns, refusal or error; undefined when it must run.
  */
-function shared(known: WireResult, dbPath: string, sql: string, want: ResultWants): WireResult | undefined {
+function shared(known: SameRows, dbPath: string, sql: string, want: ResultWants): WireResult | undefined {
   let own: ExecResult;
   try {
     own = prepareOnly(connection(dbPath), sql);
@@ -54,9 +52,11 @@ function shared(known: WireResult, dbPath: string, sql: string, want: ResultWant
   }
   if (own.status !== 'ok') return toWire(own, want);
   // Never expected (the same statement but for case and spacing), and then the query runs itself.
-  if (own.columns.length !== known.columns.length) return undefined;
-  return { ...known, columns: own.columns, ms: own.ms };
+  if (own.columns.length !== known.columns) return undefined;
+  return { status: 'ok', columns: own.columns, ms: own.ms, rowSet: known.rowSet };
 }
+
+type BatchMessage = Extract<ParentMessage, { type: 'batch' }>;
 
 /** A job's result as the parent wants it; only a digest wanted, read as digestQuery reads (the same result, less work per row). */
 function execute(dbPath: string, sql: string, msg: BatchMessage, digestOnly: boolean, counted: { bytes: number }): WireResult {

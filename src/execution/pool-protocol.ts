@@ -7,11 +7,17 @@ export interface PoolJob {
   /** Sent alone: it was in a batch whose process had to be killed, so it may be the culprit. */
   isolate?: boolean;
   /**
-   * The result of a text with the same variant key (variant-key.ts) on the same database, which
+   * The rows of a text with the same variant key (variant-key.ts) on the same database, which
    * returns the same rows: the execution process prepares this one (its own columns, refusal or
    * error) and runs it only if its columns differ in number. Only for jobs that want a digest alone.
    */
-  sameAs?: WireResult;
+  sameAs?: SameRows;
+}
+
+/** What a job sent with another text's rows needs of them: their digest and their number of columns. */
+export interface SameRows {
+  rowSet: string;
+  columns: number;
 }
 
 /** What the parent needs of each result, so the execution process builds nothing more. */

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { ChildMessage, ParentMessage, PoolJob, ResultWants, WireResult } from './pool-protocol.js';
+import type { ChildMessage, ParentMessage, PoolJob, ResultWants, SameRows, WireResult } from './pool-protocol.js';
 import { forkExecProcess } from './exec-process.js';
 import { setprivFailed } from './parent-death.js';
 import { adoptPrespawned, releasePrespawned } from './prespawn.js';
@@ -44,7 +44,7 @@ interface Slot {
  * that it failed, and the texts waiting for it meanwhile.
  */
 interface Variant {
-  known?: WireResult;
+  known?: SameRows;
   failed?: boolean;
   waiting: PoolJob[];
 }
@@ -258,7 +258,9 @@ export class ProcessPool {
   }
 
   private dispatch(slot: Slot): void {
-    if (!slot.ready || this.queue.length === 0 || this.closed) return;
+    // A slot replaced meanwhile (a primary's followers are dispatched from inside the loop over its
+    // process's results, and that dispatch may retire the process) gets nothing: it would never answer.
+    if (!slot.ready || this.queue.length === 0 || this.closed || !this.slots.includes(slot)) return;
     // A busy process is never idle long enough for the memory poll to retire it, so memory left by
     // earlier queries is checked here: a process holding too much drains its batch and is replaced
     // before it takes more work, and no query is blamed for memory it did not take. The poll's last
@@ -409,7 +411,11 @@ export class ProcessPool {
     if (!ofDb) this.variants.set(job.dbPath, (ofDb = new Map()));
     const seen = ofDb.get(variant);
     if (seen === undefined) {
-      if (this.variantChars + variant.length > VARIANT_CHARS) this.forgetSettledVariants();
+      if (this.variantChars + variant.length > VARIANT_CHARS) {
+        this.forgetSettledVariants();
+        // Still full of keys that jobs wait on: this one runs unrecorded (no walk for every new key).
+        if (this.variantChars + variant.length > VARIANT_CHARS) return false;
+      }
       const primary: Variant = { waiting: [] };
       ofDb.set(variant, primary);
       this.variantChars += variant.length;
@@ -439,11 +445,15 @@ export class ProcessPool {
   /** A primary's result: its waiting jobs join the queue, with it when it can be shared, else to run themselves. */
   private variantSettled(v: Variant, result: WireResult): void {
     // A result marked undecodable carries its text's column name in that mark (undecodable-text.ts).
-    if (result.status === 'ok' && result.undecodable === undefined) v.known = result;
-    else v.failed = true;
+    // Only the digest and the number of columns: a column's name is its expression's text, which a
+    // hostile prediction can make megabytes long, and each waiting job would carry it.
+    if (result.status === 'ok' && result.undecodable === undefined && result.rowSet !== undefined) {
+      v.known = { rowSet: result.rowSet, columns: result.columns.length };
+    } else v.failed = true;
     const waiting = v.waiting;
     v.waiting = [];
     if (waiting.length === 0) return;
+    if (this.queue.length === 0) this.progressAt = performance.now();
     // At the end, not the front: putting them first copied the whole queue for every primary.
     for (const job of waiting) {
       if (v.known) job.sameAs = v.known;

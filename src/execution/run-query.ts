@@ -9,7 +9,7 @@ const MAX_DQS_REWRITES = 64;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A refusal or failure that is the query's fault, reported as an execution error. */
-export class QueryError extends Error {}
+class QueryError extends Error {}
 
 /** The errors of a result over --max-rows and over --max-result-bytes (digest-query.ts gives them too). */
 export const tooManyRows = (maxRows: number): QueryError =>
