@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { digestQuery } from '../src/execution/digest-query.js';
 import type { WireResult } from '../src/execution/pool-protocol.js';
 import { runQuery } from '../src/execution/run-query.js';
 import { toWire } from '../src/execution/wire-result.js';
 import { ROOT, SPIDER } from './helpers/cli.js';
+import { spiderDatabases } from './helpers/spider-db.js';
 
 const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string; query: string }[];
 
@@ -14,12 +14,7 @@ const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_i
 const sameness = ({ ms: _ms, ...rest }: WireResult): Omit<WireResult, 'ms'> => rest;
 
 describe('digestQuery (an execution process that sends only the digest)', () => {
-  const connections = new Map<string, Database.Database>();
-  const open = (db: string): Database.Database => {
-    let c = connections.get(db);
-    if (!c) connections.set(db, (c = new Database(join(SPIDER, 'database', db, `${db}.sqlite`), { readonly: true })));
-    return c;
-  };
+  const { open, close } = spiderDatabases();
   const expectSame = (db: string, sql: string, maxRows = 1_000_000, maxBytes = 64 * 2 ** 20): WireResult => {
     const full = toWire(runQuery(open(db), sql, maxRows, maxBytes), { rows: false, rowSet: true });
     const lean = digestQuery(open(db), sql, maxRows, maxBytes);
@@ -42,8 +37,7 @@ describe('digestQuery (an execution process that sends only the digest)', () => 
         }
       });
     } finally {
-      for (const c of connections.values()) c.close();
-      connections.clear();
+      close();
     }
     // Both kinds were compared: results, and the errors of wrong predictions.
     expect(ok).toBeGreaterThan(3500);
@@ -88,7 +82,7 @@ describe('digestQuery (an execution process that sends only the digest)', () => 
       expect(expectSame('concert_singer', one, 1, exact).status).toBe('ok');
       expect(expectSame('concert_singer', one, 1, exact - 1).status).toBe('error');
     } finally {
-      for (const c of connections.values()) c.close();
+      close();
     }
   });
 });

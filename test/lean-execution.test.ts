@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { rowSetDigest } from '../src/execution/row-set.js';
 import { runQuery } from '../src/execution/run-query.js';
 import { fromWire, toWire } from '../src/execution/wire-result.js';
 import { isSpaceCode, significantTokens, tokenize } from '../src/sql/tokenize.js';
 import { SPIDER } from './helpers/cli.js';
+import { spiderDatabases } from './helpers/spider-db.js';
 
 const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string; query: string }[];
 
@@ -15,12 +15,7 @@ describe('execution that sends a digest instead of rows (the bird comparison)', 
     // The execution process digests the rows it made; a result kept whole in the run store is
     // digested from its decoded rows (compare-bird, result-store): both must agree, or one run
     // would compare a gold's digest with a prediction's stored rows wrongly.
-    const connections = new Map<string, Database.Database>();
-    const open = (db: string): Database.Database => {
-      let c = connections.get(db);
-      if (!c) connections.set(db, (c = new Database(join(SPIDER, 'database', db, `${db}.sqlite`), { readonly: true })));
-      return c;
-    };
+    const { open, close } = spiderDatabases();
     const special = [
       "SELECT 9007199254740993, -9007199254740993, 3.0, 3, -0.0, 1e308 * 10, NULL, x'00ff', 'it''s'",
       "SELECT CAST(x'ff41' AS TEXT) AS t UNION ALL SELECT 'A'",
@@ -45,7 +40,7 @@ describe('execution that sends a digest instead of rows (the bird comparison)', 
         expect(sent.rowSet, query).toBe(rowSetDigest(kept.rows));
       }
     } finally {
-      for (const c of connections.values()) c.close();
+      close();
     }
     expect(ok).toBeGreaterThan(dev.length - 10);
   });

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { rowKey } from '../src/execution/python-value.js';
 import { rowSetDigest, type SortBy } from '../src/execution/row-set.js';
 import { runQuery } from '../src/execution/run-query.js';
 import type { Cell } from '../src/execution/types.js';
 import { ROOT, SPIDER } from './helpers/cli.js';
+import { spiderDatabases } from './helpers/spider-db.js';
 
 /**
  * The reference: Python's `set(rows)`, as the comparison without a digest keys it (compare-bird,
@@ -125,12 +125,7 @@ describe('the row-set digest (Python set equality, for the bird comparison)', ()
     const predictions = ['c3/predicted_sql.txt', 'resdsql/RESDSQL_3B.sql']
       .map((f) => join(ROOT, 'data', 'spider', 'predictions', f))
       .map((f) => readFileSync(f, 'utf8').split('\n').slice(0, dev.length));
-    const connections = new Map<string, Database.Database>();
-    const open = (db: string): Database.Database => {
-      let c = connections.get(db);
-      if (!c) connections.set(db, (c = new Database(join(SPIDER, 'database', db, `${db}.sqlite`), { readonly: true })));
-      return c;
-    };
+    const { open, close } = spiderDatabases();
     const rnd = random(3);
     const cases: Cell[][][] = [];
     try {
@@ -144,7 +139,7 @@ describe('the row-set digest (Python set equality, for the bird comparison)', ()
         }
       });
     } finally {
-      for (const c of connections.values()) c.close();
+      close();
     }
     expect(cases.length).toBeGreaterThan(5000);
     expectDigestIsTheSet(cases);

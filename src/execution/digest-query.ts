@@ -1,12 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { WireResult } from './pool-protocol.js';
 import { rowSetDigest, rowSetDigestOfCells } from './row-set.js';
-import { prepareQuery, ROW_BYTES, stopwatch, tooManyBytes, tooManyRows } from './run-query.js';
+import { cellBytes, prepareQuery, ROW_BYTES, stopwatch, toCell, tooManyBytes, tooManyRows } from './run-query.js';
 import type { Cell } from './types.js';
 import { markUndecodable } from './undecodable-text.js';
-
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const NEGATIVE_SAFE = -SAFE;
 
 /** What readCells read: the cells row after row, and whether a TEXT cell held U+FFFD. */
 interface Cells {
@@ -72,21 +69,10 @@ function readCells(db: Database.Database, sql: string, maxRows: number, maxBytes
     if (n >= maxRows) throw tooManyRows(maxRows);
     for (let c = 0; c < width; c++) {
       const v = row[c];
-      if (typeof v === 'string') {
-        if (!replacement && v.includes('\uFFFD')) replacement = true;
-        bytes += v.length + 8;
-        cells.push(v);
-      } else if (typeof v === 'bigint') {
-        // An INTEGER: exact as a number within ±2^53 (the digest's fast path), else kept as it is.
-        bytes += 8;
-        cells.push(v <= SAFE && v >= NEGATIVE_SAFE ? Number(v) : v);
-      } else if (v instanceof Uint8Array) {
-        bytes += v.byteLength + 8;
-        cells.push(v);
-      } else {
-        bytes += 8;
-        cells.push(v as number | null);
-      }
+      if (!replacement && typeof v === 'string' && v.includes('\uFFFD')) replacement = true;
+      // runQuery's own count and cells: the budget and the values are defined once.
+      bytes += cellBytes(v);
+      cells.push(toCell(v));
     }
     bytes += ROW_BYTES;
     if (bytes > maxBytes) throw tooManyBytes(maxBytes);

@@ -125,13 +125,13 @@ export const ROW_BYTES = 16;
  * else 8; a string or blob 8 more. The run store's JSON spends at most 6 characters per counted byte (a control character
  * becomes \\u0000, a number up to 25 characters), which is what bounds MAX_RESULT_BYTES.
  */
-function cellBytes(v: unknown): number {
+export function cellBytes(v: unknown): number {
   if (typeof v === 'string') return v.length + 8;
   if (v instanceof Uint8Array) return v.byteLength + 8;
   return 8;
 }
 
-function toCell(v: unknown): Cell {
+export function toCell(v: unknown): Cell {
   if (typeof v === 'bigint') return v <= SAFE && v >= -SAFE ? Number(v) : v;
   if (v === null || typeof v === 'number' || typeof v === 'string') return v;
   if (v instanceof Uint8Array) return new Uint8Array(v);
