@@ -69,8 +69,20 @@ function execute(dbPath: string, sql: string, msg: BatchMessage, digestOnly: boo
   return digestOnly ? digestQuery(db, sql, msg.maxRows, msg.maxBytes) : toWire(runQuery(db, sql, msg.maxRows, msg.maxBytes, counted), msg.want);
 }
 
+/**
+ * Batches that came before this process said it was ready (the pool sends work to a process still
+ * starting): they run once it is, so that the watchdog thread below exists before any query runs.
+ */
+let held: BatchMessage[] | undefined = [];
+
 process.on('message', (msg: ParentMessage) => {
   if (msg.type !== 'batch') return;
+  if (held) held.push(msg);
+  else runBatch(msg);
+});
+
+/** Runs a batch's jobs one at a time, sending results in groups, then says it is idle. */
+function runBatch(msg: BatchMessage): void {
   let pending: { jobId: number; result: WireResult }[] = [];
   let pendingBytes = 0;
   let lastFlush = performance.now();
@@ -92,7 +104,15 @@ process.on('message', (msg: ParentMessage) => {
   }
   flush();
   send({ type: 'idle' });
-});
+}
+
+/** Says it is ready (with its resident memory: the runtime's own share), then runs what was held. */
+function ready(): void {
+  send({ type: 'ready', rss: process.memoryUsage.rss() });
+  const batches = held!;
+  held = undefined;
+  for (const msg of batches) runBatch(msg);
+}
 
 process.on('disconnect', () => process.exit(0));
 // Ctrl-C reaches the whole process group: the parent alone decides (src/commands/interrupt.ts). A
@@ -103,11 +123,11 @@ process.on('SIGTERM', () => {});
 // If the parent dies (even by SIGKILL) while this process is inside a long SQLite step, the main
 // thread cannot notice. Where the kernel does not kill it with its parent (parent-death.ts), a
 // worker thread runs on its own and kills the orphaned process. (Loaded only then: node:worker_threads
-// costs some 7 ms of every process's start.) The process says it is ready only once the thread
-// exists: a batch that arrived first would start its query before the import resolved, and a
-// query that never ends would keep the thread from ever starting.
+// costs some 7 ms of every process's start.) The process is ready, and runs the batches held
+// meanwhile, only once the thread exists: a query started before the import resolved, if it never
+// ended, would keep the thread from ever starting.
 if (process.env[KERNEL_WATCHED]) {
-  send({ type: 'ready' });
+  ready();
 } else {
   void import('node:worker_threads').then(({ Worker }) => {
     try {
@@ -120,6 +140,6 @@ if (process.env[KERNEL_WATCHED]) {
       // No thread to be had (a thread or process limit): the process still runs its queries, as an
       // orphan would only if its parent were killed; crashing here would be replaced again and again.
     }
-    send({ type: 'ready' });
+    ready();
   });
 }

@@ -37,6 +37,7 @@ export type WireResult = Omit<ExecResult, 'rows'> & { rowsJson?: string };
 export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number; want: ResultWants };
 
 export type ChildMessage =
-  | { type: 'ready' }
+  /** rss: its resident memory then, in bytes (the runtime's own share, for the memory cap). */
+  | { type: 'ready'; rss?: number }
   | { type: 'idle' }
   | { type: 'results'; results: { jobId: number; result: WireResult }[] };

@@ -37,6 +37,8 @@ interface Slot {
   throughSetpriv?: boolean;
   /** Its resident memory, read from its statm kept open (with a memory cap). */
   memory?: ResidentMemory;
+  /** It exited before saying it was ready, and its IPC channel is being drained (onExit). */
+  exitedUnready?: boolean;
 }
 
 /**
@@ -141,7 +143,7 @@ export class ProcessPool {
     if (this.slots.length >= this.opts.size) releasePrespawned();
   }
 
-  /** A new process in the pool; one adopted ready (prespawn.ts) sends no 'ready', so it takes work now. */
+  /** A new process in the pool, given work at once (it runs it once ready: see dispatch). */
   private addSlot(): void {
     const slot = this.spawn();
     this.slots.push(slot);
@@ -196,8 +198,10 @@ export class ProcessPool {
       }
       // concat, not push(...jobs): spreading some 130,000 jobs as arguments overflows the stack.
       this.queue = this.queue.concat(queued);
-      for (const slot of this.slots) this.dispatch(slot);
+      // Grown first: a process still starting takes its batch at once, and the queue it leaves
+      // would no longer say how much work came (GROW_AT_JOBS).
       this.grow();
+      for (const slot of this.slots) this.dispatch(slot);
     });
   }
 
@@ -222,7 +226,7 @@ export class ProcessPool {
     const slot: Slot = { child, ready: early?.ready ?? false, batch: [], timer: undefined, served: 0, ...(throughSetpriv ? { throughSetpriv } : {}) };
     if (this.opts.maxMemoryBytes !== undefined && child.pid !== undefined) slot.memory = new ResidentMemory(child.pid);
     if (slot.ready) this.progressAt = performance.now();
-    if (slot.ready && this.opts.maxMemoryBytes !== undefined) slot.baseRss = this.rssOf(slot);
+    if (slot.ready && this.opts.maxMemoryBytes !== undefined) slot.baseRss = early?.readyRss ?? this.rssOf(slot);
     // A message already in the pipe from a process just replaced must not reach its old slot: an
     // 'idle' would hand queued jobs to a dead process, where they were lost and the run hung.
     child.on('message', (msg: ChildMessage) => this.slots.includes(slot) && this.onMessage(slot, msg));
@@ -235,9 +239,12 @@ export class ProcessPool {
   private onMessage(slot: Slot, msg: ChildMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
-      // A process's start-up is not a query taking long: the wait for answers starts now.
+      // A process's start-up is not a query taking long: the wait for answers starts now, and so
+      // does the timer of a batch sent before.
       this.progressAt = performance.now();
-      if (this.opts.maxMemoryBytes !== undefined) slot.baseRss = this.rssOf(slot);
+      // Its own reading when it said so: by the time this process hears it, it may be running a batch.
+      if (this.opts.maxMemoryBytes !== undefined) slot.baseRss = msg.rss ?? this.rssOf(slot);
+      this.arm(slot);
       this.dispatch(slot);
     } else if (msg.type === 'results') {
       for (const { jobId, result } of msg.results) {
@@ -260,7 +267,12 @@ export class ProcessPool {
   private dispatch(slot: Slot): void {
     // A slot replaced meanwhile (a primary's followers are dispatched from inside the loop over its
     // process's results, and that dispatch may retire the process) gets nothing: it would never answer.
-    if (!slot.ready || this.queue.length === 0 || this.closed || !this.slots.includes(slot)) return;
+    if (this.queue.length === 0 || this.closed || !this.slots.includes(slot) || slot.exitedUnready) return;
+    // A process still starting gets its work now and runs it once ready (exec-child.ts holds it until
+    // then): this process is often busy reading files when the 'ready' comes, and the first process
+    // then waited ~20-120 ms for its first batch. A suspect waits for a ready process: its blame
+    // rests on the memory the process held before it (rssBeforeSuspect).
+    if (!slot.ready && this.queue[0]!.isolate) return;
     // A busy process is never idle long enough for the memory poll to retire it, so memory left by
     // earlier queries is checked here: a process holding too much drains its batch and is replaced
     // before it takes more work, and no query is blamed for memory it did not take. The poll's last
@@ -297,7 +309,8 @@ export class ProcessPool {
   private arm(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
-    if (slot.batch.length === 0) return;
+    // A process still starting runs nothing: its timer starts with its 'ready'.
+    if (slot.batch.length === 0 || !slot.ready) return;
     slot.timer = setTimeout(() => this.timeout(slot), this.opts.timeoutMs);
   }
 
@@ -364,9 +377,24 @@ export class ProcessPool {
 
   private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.closed || !this.slots.includes(slot)) return;
-    // A setpriv that cannot run Node (too old for --pdeathsig) ends before the process is ready,
-    // with nothing sent to it: the rest start without setpriv.
+    if (!slot.ready && slot.batch.length > 0 && !slot.exitedUnready) {
+      // Work was sent before the process said it was ready. Its 'ready' and results may still be in
+      // the pipe ('exit' can come first): decided once the channel is drained ('close').
+      slot.exitedUnready = true;
+      slot.child.once('close', () => this.onExit(slot, code, signal));
+      return;
+    }
+    // A setpriv that cannot run Node (too old for --pdeathsig) ends before the process is ready:
+    // the rest start without setpriv.
     if (slot.throughSetpriv && !slot.ready && signal === null) setprivFailed();
+    if (!slot.ready) {
+      // It ran none of its work (exec-child.ts runs nothing before it says it is ready): the work
+      // goes back as it was, blaming no query.
+      this.queue = slot.batch.concat(this.queue);
+      slot.batch = [];
+      this.replace(slot, undefined);
+      return;
+    }
     this.replace(slot, {
       status: 'error',
       columns: [],
@@ -394,8 +422,7 @@ export class ProcessPool {
     this.slots[index] = fresh;
     if (unanswered.length === 1 && resultForRunning) this.settle(unanswered[0]!.jobId, resultForRunning);
     else this.queue.unshift(...unanswered.map((j) => ({ ...j, isolate: true })));
-    // A process adopted ready (prespawn.ts) sends no 'ready' to this pool: it takes work now.
-    if (fresh.ready) this.dispatch(fresh);
+    this.dispatch(fresh);
   }
 
   /**

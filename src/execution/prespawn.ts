@@ -13,6 +13,8 @@ import { setprivFailed } from './parent-death.js';
  */
 interface Early extends ExecProcess {
   ready: boolean;
+  /** Its resident memory when it said it was ready. */
+  readyRss?: number;
   onMessage: (msg: ChildMessage) => void;
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
@@ -32,7 +34,11 @@ export function prespawnFor(args: readonly string[]): void {
   const e: Early = {
     ...p,
     ready: false,
-    onMessage: (msg) => void (msg.type === 'ready' && (e.ready = true)),
+    onMessage: (msg) => {
+      if (msg.type !== 'ready') return;
+      e.ready = true;
+      if (msg.rss !== undefined) e.readyRss = msg.rss;
+    },
     onExit: (_code, signal) => {
       const at = early.indexOf(e);
       if (at >= 0) early.splice(at, 1);
@@ -52,14 +58,14 @@ export function prespawnFor(args: readonly string[]): void {
 }
 
 /** A process started early, for the pool to adopt (listeners removed, kept alive again), or undefined. */
-export function adoptPrespawned(): (ExecProcess & { ready: boolean }) | undefined {
+export function adoptPrespawned(): (ExecProcess & { ready: boolean; readyRss?: number }) | undefined {
   const e = early.shift();
   if (!e) return undefined;
   e.child.off('message', e.onMessage);
   e.child.off('exit', e.onExit);
   e.child.ref();
   e.child.channel?.ref();
-  return { child: e.child, throughSetpriv: e.throughSetpriv, ready: e.ready };
+  return { child: e.child, throughSetpriv: e.throughSetpriv, ready: e.ready, ...(e.readyRss !== undefined ? { readyRss: e.readyRss } : {}) };
 }
 
 /** Ends the processes started early that no pool adopted. */
