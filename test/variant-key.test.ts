@@ -7,15 +7,33 @@ import { SPIDER } from './helpers/cli.js';
 
 describe('sqlVariantKey', () => {
   it('folds whitespace runs and ASCII case outside quotes, and keeps token boundaries', () => {
-    expect(sqlVariantKey('SELECT count(*) FROM singer')).toBe('select count(*) from singer');
-    expect(sqlVariantKey('WITH a AS (SELECT 1) SELECT * FROM A')).toBe('with a as (select 1) select * from a');
-    expect(sqlVariantKey('  select\tcount(*)\n\n FROM  Singer ')).toBe('select count(*) from singer');
+    expect(sqlVariantKey('SELECT count(*) FROM singer')).toBe('select count(*)from singer');
+    expect(sqlVariantKey('WITH a AS (SELECT 1) SELECT * FROM A')).toBe('with a as(select 1)select * from a');
+    expect(sqlVariantKey('  select\tcount(*)\n\n FROM  Singer ')).toBe('select count(*)from singer');
     // Quoted text is the query's data or a quoted name: copied as it is, doubled quotes included.
-    expect(sqlVariantKey(`SELECT 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" FROM t`)).toBe(`select 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" from t`);
+    expect(sqlVariantKey(`SELECT 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" FROM t`)).toBe(`select 'A  b',"Na  Me",\`X Y\`,[P Q],'it''s',"a""B" from t`);
     // A space is never added or removed between tokens: `1-1` and `1 - 1` stay apart.
     expect(sqlVariantKey('SELECT 1-1')).not.toBe(sqlVariantKey('SELECT 1 - 1'));
     // Non-ASCII letters stay (SQLite folds only ASCII case); the ASCII ones around them fold.
     expect(sqlVariantKey('SELECT ÄB FROM T')).toBe('select Äb from t');
+  });
+
+  it('drops the spaces beside ( ) and , and one final ;, never inside quotes', () => {
+    const key = 'select count(*),max(a)from t where b in(1,2)';
+    for (const sql of [
+      'SELECT count(*), max(a) FROM t WHERE b IN (1, 2)',
+      'SELECT count( * ) , max( a ) FROM t WHERE b IN(1,2);',
+      'select count (*) ,max (a) from t where b in ( 1 , 2 ) ; ',
+      'SELECT count(*),max(a) FROM t WHERE b IN (1,2)\n;\n',
+    ]) {
+      expect(sqlVariantKey(sql), sql).toBe(key);
+    }
+    expect(sqlVariantKey(`SELECT 'a , ( b' , "c ) d" FROM t ;`)).toBe(`select 'a , ( b',"c ) d" from t`);
+    // Only one ;: Python refuses `;;`, and the text that says so must not share a key with one it runs.
+    expect(sqlVariantKey('SELECT 1;;')).not.toBe(sqlVariantKey('SELECT 1'));
+    // Beside other operators a space may separate tokens that would otherwise make one.
+    expect(sqlVariantKey('SELECT a < = b FROM t')).not.toBe(sqlVariantKey('SELECT a <= b FROM t'));
+    expect(sqlVariantKey('SELECT 1 - -1')).not.toBe(sqlVariantKey('SELECT 1 --1'));
   });
 
   it('gives no key where spacing or case could matter', () => {
@@ -37,9 +55,9 @@ describe('one spelling of a query runs once', () => {
       const queries = [
         // random() tells one execution from two: shared, both spellings see the same value.
         'SELECT random(), count(*) FROM singer',
-        'select  RANDOM(),\n COUNT(*) from SINGER',
+        'select  RANDOM( ) ,\n COUNT(*) from SINGER ;',
         // The same rows again, under a different key: run on its own, a different value.
-        'SELECT random(), count(*) FROM singer;',
+        'SELECT random(), count(*) FROM singer AS s',
         // Not a column of singer: each its own error, naming the column as its text spells it.
         'SELECT random(), count(*) FROM singer WHERE Nme = 1',
         'select random(), count(*) from singer where NME = 1',
@@ -63,7 +81,7 @@ describe('one spelling of a query runs once', () => {
       expect(c!.rowSet).not.toBe(a!.rowSet);
       // Each keeps the column names of its own text.
       expect(a!.columns).toEqual(['random()', 'count(*)']);
-      expect(b!.columns).toEqual(['RANDOM()', 'COUNT(*)']);
+      expect(b!.columns).toEqual(['RANDOM( )', 'COUNT(*)']);
       expect(d!.error).toBe('no such column: Nme');
       expect(e!.error).toBe('no such column: NME');
       expect(f!.status).toBe('ok');

@@ -1,11 +1,18 @@
 /**
- * The text of a query with its whitespace runs made one space (none at either end) and the ASCII
- * letters outside quotes made lower case: two queries with the same key differ only where SQLite
- * does not look, so on one database they return the same rows (SQLite folds the case of keywords,
- * of bare identifiers and functions, and of numbers' hex digits and exponents; whitespace only
- * separates tokens, and a run of it stays one separator). Their column names can differ (an
- * unaliased expression's is its text) and so can their errors' wording, which is why an execution
+ * The text of a query with its whitespace runs made one space (none at either end, none beside
+ * `(`, `)` or `,`), the ASCII letters outside quotes made lower case, and one `;` at its end
+ * dropped: two queries with the same key differ only where SQLite does not look, so on one
+ * database they return the same rows (SQLite folds the case of keywords, of bare identifiers and
+ * functions, and of numbers' hex digits and exponents; whitespace only separates tokens, and a run
+ * of it stays one separator; `(`, `)` and `,` are tokens of one character that no neighbour can
+ * join, so the space beside them separates nothing; the statement ends where its `;` is, or where
+ * the text does). Their column names can differ (an unaliased expression's is its text) and so can
+ * their errors' wording or Python's refusal of one of them (`;;`), which is why an execution
  * process shares only rows (exec-child.ts), after preparing each query itself.
+ *
+ * Among the 23 bundled Spider systems' 13,353 distinct texts: 9,962 keys folding case and
+ * whitespace runs, 8,463 with the spaces beside `(`, `)`, `,` and the final `;` dropped too (the
+ * same spaces beside other operators would add 2 more, and they are not safe: `< =` is not `<=`).
  *
  * Undefined, so that nothing is shared, for text where that reasoning would need more care than it
  * is worth: anything but a SELECT or WITH statement (EXPLAIN's rows quote the names as written; a
@@ -23,9 +30,11 @@ export function sqlVariantKey(sql: string): string | undefined {
   SEGMENT.lastIndex = 0;
   let out = sql.replace(SEGMENT, foldSegment);
   if (unkeyable) return undefined;
-  // Whitespace only separates: none at either end (inside, each run is one space already).
+  // Whitespace only separates: none at either end (inside, each run is one space already), nor
+  // before a final `;`, which is dropped.
   if (out.charCodeAt(0) === 32) out = out.slice(1);
   if (out.charCodeAt(out.length - 1) === 32) out = out.slice(0, -1);
+  if (out.charCodeAt(out.length - 1) === 59) out = out.slice(0, out.charCodeAt(out.length - 2) === 32 ? -2 : -1);
   return STATEMENT.test(out) ? out : undefined;
 }
 
@@ -41,7 +50,7 @@ function foldSegment(text: string): string {
     return text;
   }
   if (NO_KEY.test(text)) unkeyable = true;
-  const spaced = text.replace(SPACES, ' ');
+  const spaced = text.replace(SPACES, ' ').replace(BESIDE_SEPARATOR, '$1');
   return NON_ASCII.test(spaced) ? spaced.replace(UPPER, lowerCase) : spaced.toLowerCase();
 }
 
@@ -56,6 +65,8 @@ const SEGMENT = /'[^']*(?:''[^']*)*'|"[^"]*(?:""[^"]*)*"|`[^`]*(?:``[^`]*)*`|\[[
 const NO_KEY = /--|\/\*|[?:@$#]/;
 /** The whitespace SQLite skips between tokens. */
 const SPACES = /[ \t\n\f\r]+/g;
+/** `(`, `)` or `,` with the one space (a run folded already) on either side of it. */
+const BESIDE_SEPARATOR = / ?([(),]) ?/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** A SELECT, or a WITH (whose statement SQLite's read-only check leaves a SELECT), at the start. */
