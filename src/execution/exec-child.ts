@@ -9,7 +9,7 @@ import { KERNEL_WATCHED } from './parent-death.js';
 import { digestQuery } from './digest-query.js';
 import { prepareOnly, runQuery } from './run-query.js';
 import type { ExecResult } from './types.js';
-import type { ChildMessage, ParentMessage, ResultWants, SameRows, WireResult } from './pool-protocol.js';
+import type { ChildMessage, ParentMessage, PoolJob, ResultWants, SameRows, WireResult } from './pool-protocol.js';
 import { toWire } from './wire-result.js';
 
 // A query's error reaches the parent as its message only; SQLite errors are common (wrong
@@ -76,34 +76,86 @@ function execute(dbPath: string, sql: string, msg: BatchMessage, digestOnly: boo
 let held: BatchMessage[] | undefined = [];
 
 process.on('message', (msg: ParentMessage) => {
-  if (msg.type !== 'batch') return;
-  if (held) held.push(msg);
-  else runBatch(msg);
+  if (msg.type === 'batch') {
+    if (held) held.push(msg);
+    else take(msg);
+  } else if (msg.type === 'release') {
+    release(msg.jobIds);
+  }
 });
 
-/** Runs a batch's jobs one at a time, sending results in groups, then says it is idle. */
-function runBatch(msg: BatchMessage): void {
-  let pending: { jobId: number; result: WireResult }[] = [];
-  let pendingBytes = 0;
-  let lastFlush = performance.now();
-  const flush = (): void => {
-    if (pending.length > 0) send({ type: 'results', results: pending });
-    pending = [];
-    pendingBytes = 0;
-    lastFlush = performance.now();
-  };
-  const counted = { bytes: 0 };
-  // Only a digest wanted: digestQuery reads the rows (the same result, less work per row).
-  const digestOnly = !msg.want.rows && msg.want.rowSet;
-  for (const job of msg.jobs) {
+/** Jobs sent and not yet run, each with the batch that brought it (its limits and wants), in order. */
+let queue: { job: PoolJob; batch: BatchMessage }[] = [];
+/** The next job of `queue` to run. */
+let next = 0;
+let working = false;
+
+/**
+ * How long the process runs jobs before it lets messages in: a 'release' (the parent's request for
+ * jobs not started, which it gives to a process that ran out of work, pool.ts takeTail) or more work
+ * waits at most this long, and a turn of the event loop every 5 ms costs nothing worth counting.
+ */
+const SLICE_MS = 5;
+
+function take(msg: BatchMessage): void {
+  for (const job of msg.jobs) queue.push({ job, batch: msg });
+  if (!working) work();
+}
+
+let results: { jobId: number; result: WireResult }[] = [];
+let resultBytes = 0;
+let lastFlush = performance.now();
+const counted = { bytes: 0 };
+
+function flush(): void {
+  if (results.length > 0) send({ type: 'results', results });
+  results = [];
+  resultBytes = 0;
+  lastFlush = performance.now();
+}
+
+/** Runs the queued jobs one at a time, sending results in groups; says it is idle when none is left. */
+function work(): void {
+  working = true;
+  const sliceStart = performance.now();
+  while (next < queue.length) {
+    const { job, batch } = queue[next]!;
+    next++;
     counted.bytes = 0;
-    const wire = (job.sameAs && shared(job.sameAs, job.dbPath, job.sql, msg.want)) || execute(job.dbPath, job.sql, msg, digestOnly, counted);
-    pending.push({ jobId: job.jobId, result: wire });
-    pendingBytes += counted.bytes;
-    if (pending.length >= FLUSH_COUNT || pendingBytes >= FLUSH_BYTES || performance.now() - lastFlush >= FLUSH_MS) flush();
+    // Only a digest wanted: digestQuery reads the rows (the same result, less work per row).
+    const digestOnly = !batch.want.rows && batch.want.rowSet;
+    const wire = (job.sameAs && shared(job.sameAs, job.dbPath, job.sql, batch.want)) || execute(job.dbPath, job.sql, batch, digestOnly, counted);
+    results.push({ jobId: job.jobId, result: wire });
+    resultBytes += counted.bytes;
+    const now = performance.now();
+    if (results.length >= FLUSH_COUNT || resultBytes >= FLUSH_BYTES || now - lastFlush >= FLUSH_MS) flush();
+    if (now - sliceStart >= SLICE_MS && next < queue.length) {
+      // The jobs run so far are let go (a stream of batches may never leave the queue empty).
+      if (next >= 4096) [queue, next] = [queue.slice(next), 0];
+      setImmediate(work);
+      return;
+    }
   }
+  queue = [];
+  next = 0;
+  working = false;
   flush();
   send({ type: 'idle' });
+}
+
+/** Takes back the jobs named that have not started, and says which. */
+function release(jobIds: number[]): void {
+  const wanted = new Set(jobIds);
+  const released: number[] = [];
+  const kept: typeof queue = [];
+  for (let k = next; k < queue.length; k++) {
+    const q = queue[k]!;
+    if (wanted.has(q.job.jobId)) released.push(q.job.jobId);
+    else kept.push(q);
+  }
+  queue = kept;
+  next = 0;
+  send({ type: 'released', jobIds: released });
 }
 
 /** Says it is ready (with its resident memory: the runtime's own share), then runs what was held. */
@@ -111,7 +163,7 @@ function ready(): void {
   send({ type: 'ready', rss: process.memoryUsage.rss() });
   const batches = held!;
   held = undefined;
-  for (const msg of batches) runBatch(msg);
+  for (const msg of batches) take(msg);
 }
 
 process.on('disconnect', () => process.exit(0));

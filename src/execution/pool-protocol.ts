@@ -7,6 +7,11 @@ export interface PoolJob {
   /** Sent alone: it was in a batch whose process had to be killed, so it may be the culprit. */
   isolate?: boolean;
   /**
+   * A guess of its work, relative to other jobs' (the engine's costGuess): the pool hands out the
+   * jobs of every run that has one heaviest first, across runs. Jobs without one keep their turn.
+   */
+  cost?: number;
+  /**
    * The rows of a text with the same variant key (variant-key.ts) on the same database, which
    * returns the same rows: the execution process prepares this one (its own columns, refusal or
    * error) and runs it only if its columns differ in number. Only for jobs that want a digest alone.
@@ -34,10 +39,15 @@ export interface ResultWants {
  */
 export type WireResult = Omit<ExecResult, 'rows'> & { rowsJson?: string };
 
-export type ParentMessage = { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number; want: ResultWants };
+export type ParentMessage =
+  | { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number; want: ResultWants }
+  /** Give back these jobs if they have not started (answered by 'released'). */
+  | { type: 'release'; jobIds: number[] };
 
 export type ChildMessage =
   /** rss: its resident memory then, in bytes (the runtime's own share, for the memory cap). */
   | { type: 'ready'; rss?: number }
   | { type: 'idle' }
+  /** The jobs of a 'release' it had not started, and will not run. */
+  | { type: 'released'; jobIds: number[] }
   | { type: 'results'; results: { jobId: number; result: WireResult }[] };

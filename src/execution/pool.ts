@@ -39,6 +39,8 @@ interface Slot {
   memory?: ResidentMemory;
   /** It exited before saying it was ready, and its IPC channel is being drained (onExit). */
   exitedUnready?: boolean;
+  /** It was asked to give back jobs it has not started (takeTail) and has not answered yet. */
+  releasing?: boolean;
 }
 
 /**
@@ -157,12 +159,14 @@ export class ProcessPool {
    */
   private grow(): void {
     if (this.closed || this.queue.length === 0) return;
+    // Counted before the first process takes its first batch (it does at once, even starting).
+    const queued = this.queue.length;
     if (this.slots.length === 0) this.addSlot();
     if (this.slots.length >= this.opts.size) return releasePrespawned();
-    const estimate = this.work.of(this.queue.length);
+    const estimate = this.work.of(queued);
     // A wait counts only once a process is ready: one still starting says nothing of the work.
     const stalled = this.slots.some((slot) => slot.ready) && performance.now() - this.progressAt >= GROW_AT_MS;
-    if ((estimate ?? this.work.spentMs) >= GROW_AT_MS || stalled || this.queue.length >= GROW_AT_JOBS) {
+    if ((estimate ?? this.work.spentMs) >= GROW_AT_MS || stalled || queued >= GROW_AT_JOBS) {
       while (this.slots.length < this.opts.size) this.addSlot();
       // A process started early that the pool has no slot for (none when prespawn starts one) goes now.
       releasePrespawned();
@@ -196,8 +200,7 @@ export class ProcessPool {
         const job: PoolJob = { ...j, jobId: id };
         if (!digestOnly || !this.waitsForVariant(job)) queued.push(job);
       }
-      // concat, not push(...jobs): spreading some 130,000 jobs as arguments overflows the stack.
-      this.queue = this.queue.concat(queued);
+      this.queue = queued.length > 0 && queued[0]!.cost !== undefined ? mergeHeaviestFirst(this.queue, queued) : this.queue.concat(queued);
       // Grown first: a process still starting takes its batch at once, and the queue it leaves
       // would no longer say how much work came (GROW_AT_JOBS).
       this.grow();
@@ -259,6 +262,10 @@ export class ProcessPool {
       this.arm(slot);
       this.dispatch(slot);
       this.grow();
+      // A process that ran out of work while this one still had some may take its tail now.
+      for (const other of this.slots) if (other !== slot && other.batch.length === 0) this.dispatch(other);
+    } else if (msg.type === 'released') {
+      this.released(slot, msg.jobIds);
     } else if (msg.type === 'idle') {
       this.dispatch(slot);
     }
@@ -267,7 +274,8 @@ export class ProcessPool {
   private dispatch(slot: Slot): void {
     // A slot replaced meanwhile (a primary's followers are dispatched from inside the loop over its
     // process's results, and that dispatch may retire the process) gets nothing: it would never answer.
-    if (this.queue.length === 0 || this.closed || !this.slots.includes(slot) || slot.exitedUnready) return;
+    if (this.closed || !this.slots.includes(slot) || slot.exitedUnready) return;
+    if (this.queue.length === 0) return this.takeTail(slot);
     // A process still starting gets its work now and runs it once ready (exec-child.ts holds it until
     // then): this process is often busy reading files when the 'ready' comes, and the first process
     // then waited ~20-120 ms for its first batch. A suspect waits for a ready process: its blame
@@ -304,6 +312,44 @@ export class ProcessPool {
     slot.child.send(msg);
     // A running query's timer is not restarted by more work queued behind it.
     if (wasIdle) this.arm(slot);
+  }
+
+  /**
+   * Nothing queued and this process idle: the process with the most jobs sent and not started is
+   * asked to give back the later half of them (exec-child.ts answers 'released' with those it had
+   * not started), and they are queued again for whichever process is free. At the end of a
+   * 15-system run one process had run out of work while the other still held ~0.5 s of it (a batch
+   * is sent before the last ones are answered, and a few world_1 and wta_1 queries take 0.1-0.2 s
+   * each, which no guess of a query's cost foresees). One request per process at a time; never
+   * from a process running a suspect (it runs alone).
+   */
+  private takeTail(slot: Slot): void {
+    // A process holding too much is retired by the memory poll, not given more.
+    if (!slot.ready || slot.batch.length > 0 || this.heldTooMuch(slot, slot.lastRss)) return;
+    let from: Slot | undefined;
+    let most = 0;
+    for (const other of this.slots) {
+      if (other === slot || !other.ready || other.releasing || other.batch.length < 2 || other.batch[0]!.isolate) continue;
+      if (other.batch.length - 1 > most) [from, most] = [other, other.batch.length - 1];
+    }
+    if (!from) return;
+    // The first is running (or about to); the ones it would run last go back.
+    const jobIds = from.batch.slice(from.batch.length - Math.ceil(most / 2)).map((j) => j.jobId);
+    from.releasing = true;
+    from.child.send({ type: 'release', jobIds } satisfies ParentMessage);
+  }
+
+  /** What a process gave back of a release request: queued again, first, for any free process. */
+  private released(slot: Slot, jobIds: number[]): void {
+    slot.releasing = false;
+    if (jobIds.length === 0) return;
+    const ids = new Set(jobIds);
+    const back = slot.batch.filter((j) => ids.has(j.jobId));
+    slot.batch = slot.batch.filter((j) => !ids.has(j.jobId));
+    this.queue = back.concat(this.queue);
+    // The idle processes first: the one that gave them back would take them again (PIPELINE_JOBS).
+    for (const s of this.slots) if (s.batch.length === 0) this.dispatch(s);
+    this.dispatch(slot);
   }
 
   private arm(slot: Slot): void {
@@ -520,6 +566,27 @@ export class ProcessPool {
       child.kill('SIGKILL');
     });
   }
+}
+
+/**
+ * The queue with a run's jobs (each with a cost, heaviest first) merged in by cost: a score queues
+ * its golds and then each system's predictions as its file is read, and appended run after run,
+ * the last systems' heavy queries (a few world_1 queries take 0.1-0.2 s) went out last, in one
+ * process's batch, while the other process ran out of work (~0.5 s alone at the end of a 15-system
+ * run). A job without a cost (a suspect, a follower, another caller's) keeps its place ahead of
+ * every job merged in after it. Each list keeps its own order.
+ */
+function mergeHeaviestFirst(queue: PoolJob[], jobs: PoolJob[]): PoolJob[] {
+  const out = new Array<PoolJob>(queue.length + jobs.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < queue.length && j < jobs.length) {
+    out[k++] = (queue[i]!.cost ?? Infinity) >= jobs[j]!.cost! ? queue[i++]! : jobs[j++]!;
+  }
+  while (i < queue.length) out[k++] = queue[i++]!;
+  while (j < jobs.length) out[k++] = jobs[j++]!;
+  return out;
 }
 
 function sameWants(a: ResultWants, b: ResultWants): boolean {
