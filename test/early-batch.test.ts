@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { forkExecProcess } from '../src/execution/exec-process.js';
 import type { ChildMessage, ParentMessage } from '../src/execution/pool-protocol.js';
 import { ExecutionEngine } from '../src/execution/engine.js';
+import { NO_SETPRIV } from '../src/execution/parent-death.js';
 import { SPIDER } from './helpers/cli.js';
 
 /**
@@ -12,7 +13,11 @@ import { SPIDER } from './helpers/cli.js';
  */
 describe('work sent to an execution process before it is ready', () => {
   it('is held until the process says it is ready, then answered in order', async () => {
+    // Without setpriv the process starts its watchdog thread first (an asynchronous import, during
+    // which messages come in): the batch must wait for it. (With setpriv it is ready at once.)
+    process.env[NO_SETPRIV] = '1';
     const { child } = forkExecProcess();
+    delete process.env[NO_SETPRIV];
     const seen: ChildMessage[] = [];
     try {
       const done = new Promise<void>((resolve) =>

@@ -11,7 +11,7 @@ describe('sqlVariantKey', () => {
     expect(sqlVariantKey('WITH a AS (SELECT 1) SELECT * FROM A')).toBe('with a as(select 1)select * from a');
     expect(sqlVariantKey('  select\tcount(*)\n\n FROM  Singer ')).toBe('select count(*)from singer');
     // Quoted text is the query's data or a quoted name: copied as it is, doubled quotes included.
-    expect(sqlVariantKey(`SELECT 'A  b', "Na  Me", \`X Y\`, [P Q], 'it''s', "a""B" FROM t`)).toBe(`select 'A  b',"Na  Me",\`X Y\`,[P Q],'it''s',"a""B" from t`);
+    expect(sqlVariantKey(`SELECT 'A  b', "NaMe", \`X.Y\`, [P-Q], 'it''s', "a""B" FROM t`)).toBe(`select 'A  b',"NaMe",\`X.Y\`,[P-Q],'it''s',"a""B" from t`);
     // A space is never added or removed between tokens: `1-1` and `1 - 1` stay apart.
     expect(sqlVariantKey('SELECT 1-1')).not.toBe(sqlVariantKey('SELECT 1 - 1'));
     // Non-ASCII letters stay (SQLite folds only ASCII case); the ASCII ones around them fold.
@@ -28,12 +28,30 @@ describe('sqlVariantKey', () => {
     ]) {
       expect(sqlVariantKey(sql), sql).toBe(key);
     }
-    expect(sqlVariantKey(`SELECT 'a , ( b' , "c ) d" FROM t ;`)).toBe(`select 'a , ( b',"c ) d" from t`);
+    expect(sqlVariantKey(`SELECT 'a , ( b' , 'c ) d' FROM t ;`)).toBe(`select 'a , ( b','c ) d' from t`);
     // Only one ;: Python refuses `;;`, and the text that says so must not share a key with one it runs.
     expect(sqlVariantKey('SELECT 1;;')).not.toBe(sqlVariantKey('SELECT 1'));
     // Beside other operators a space may separate tokens that would otherwise make one.
     expect(sqlVariantKey('SELECT a < = b FROM t')).not.toBe(sqlVariantKey('SELECT a <= b FROM t'));
-    expect(sqlVariantKey('SELECT 1 - -1')).not.toBe(sqlVariantKey('SELECT 1 --1'));
+    expect(sqlVariantKey('SELECT 2 - -1')).toBe('select 2 - -1');
+  });
+
+  it('gives no key where a query can name a column by its spelling', () => {
+    // An unaliased expression's column is named by its text, spaces included: `count (*)` names
+    // it apart from `count(*)`, and a quoted name or a join by name can tell.
+    for (const sql of [
+      'SELECT * FROM (SELECT count(*) FROM singer) WHERE "count(*)" = 6',
+      'SELECT * FROM (SELECT count(*) FROM singer) ORDER BY `count(*)`',
+      'SELECT [max (age)] FROM (SELECT max (age) FROM singer)',
+      'SELECT * FROM (SELECT count(*) FROM singer) NATURAL JOIN (SELECT count (*) FROM concert)',
+      "SELECT * FROM (SELECT count(*) FROM singer) AS a JOIN (SELECT count(*) FROM concert) AS b USING ('count(*)')",
+    ]) {
+      expect(sqlVariantKey(sql), sql).toBeUndefined();
+    }
+    // A quoted name with none of those characters is one a bare word could spell too.
+    expect(sqlVariantKey('SELECT "Name" FROM singer')).toBe('select "Name" from singer');
+    // A word that only contains them is no join.
+    expect(sqlVariantKey('SELECT naturally_using FROM t')).toBe('select naturally_using from t');
   });
 
   it('gives no key where spacing or case could matter', () => {
@@ -61,6 +79,10 @@ describe('one spelling of a query runs once', () => {
         // Not a column of singer: each its own error, naming the column as its text spells it.
         'SELECT random(), count(*) FROM singer WHERE Nme = 1',
         'select random(), count(*) from singer where NME = 1',
+        // The outer query names the inner one's column as `count(*)` spells it: the second spelling
+        // has no such column, so its "count(*)" is a string and it returns no row. Never shared.
+        'SELECT * FROM (SELECT count(*) FROM singer) WHERE "count(*)" = 6',
+        'SELECT * FROM (SELECT count (*) FROM singer) WHERE "count(*)" = 6',
         // EXPLAIN's rows name the table as written: never shared.
         'EXPLAIN QUERY PLAN SELECT * FROM Singer',
         'explain query plan select * from singer',
@@ -74,7 +96,7 @@ describe('one spelling of a query runs once', () => {
         undefined,
         { needRows: false },
       );
-      const [a, b, c, d, e, f, g, h, i] = results;
+      const [a, b, c, d, e, named, namedApart, f, g, h, i] = results;
       expect(a!.status).toBe('ok');
       expect(b!.status).toBe('ok');
       expect(a!.rowSet).toBe(b!.rowSet);
@@ -84,6 +106,9 @@ describe('one spelling of a query runs once', () => {
       expect(b!.columns).toEqual(['RANDOM( )', 'COUNT(*)']);
       expect(d!.error).toBe('no such column: Nme');
       expect(e!.error).toBe('no such column: NME');
+      expect(named!.status).toBe('ok');
+      expect(namedApart!.status).toBe('ok');
+      expect(named!.rowSet).not.toBe(namedApart!.rowSet);
       expect(f!.status).toBe('ok');
       expect(f!.rowSet).not.toBe(g!.rowSet);
       expect(JSON.stringify(h!.undecodable)).toContain("'T'");

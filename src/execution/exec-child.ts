@@ -130,8 +130,9 @@ function work(): void {
     const now = performance.now();
     if (results.length >= FLUSH_COUNT || resultBytes >= FLUSH_BYTES || now - lastFlush >= FLUSH_MS) flush();
     if (now - sliceStart >= SLICE_MS && next < queue.length) {
-      // The jobs run so far are let go (a stream of batches may never leave the queue empty).
-      if (next >= 4096) [queue, next] = [queue.slice(next), 0];
+      // The jobs run so far are let go (a stream of batches may never leave the queue empty, and
+      // hostile SQL text can be long).
+      [queue, next] = [queue.slice(next), 0];
       setImmediate(work);
       return;
     }

@@ -98,6 +98,9 @@ const MAX_BATCH = 512;
  */
 const PIPELINE_JOBS = 8;
 
+/** Processes in a row that may die before they are ready and give their work back unblamed. */
+const UNREADY_DEATHS = 3;
+
 /** How often the children's resident memory is read (a memory bomb grows ~250 MB/s). */
 const MEMORY_POLL_MS = 20;
 
@@ -129,6 +132,8 @@ export class ProcessPool {
   private variantChars = 0;
   /** Jobs whose result is their variant key's (pool job id → what is known of that key). */
   private readonly primaries = new Map<number, Variant>();
+  /** Batches given back unblamed by processes that died before they were ready, since one was. */
+  private unreadyDeaths = 0;
   private closed = false;
   private readonly memoryWatch: NodeJS.Timeout | undefined;
 
@@ -242,6 +247,7 @@ export class ProcessPool {
   private onMessage(slot: Slot, msg: ChildMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
+      this.unreadyDeaths = 0;
       // A process's start-up is not a query taking long: the wait for answers starts now, and so
       // does the timer of a batch sent before.
       this.progressAt = performance.now();
@@ -276,6 +282,9 @@ export class ProcessPool {
     // process's results, and that dispatch may retire the process) gets nothing: it would never answer.
     if (this.closed || !this.slots.includes(slot) || slot.exitedUnready) return;
     if (this.queue.length === 0) return this.takeTail(slot);
+    // Not to a process still starting while a ready one has nothing to do (at the end of a run,
+    // a process started to replace a killed one would sit on the last jobs while it boots).
+    if (!slot.ready && this.slots.some((s) => s !== slot && s.ready && s.batch.length === 0)) return;
     // A process still starting gets its work now and runs it once ready (exec-child.ts holds it until
     // then): this process is often busy reading files when the 'ready' comes, and the first process
     // then waited ~20-120 ms for its first batch. A suspect waits for a ready process: its blame
@@ -433,9 +442,11 @@ export class ProcessPool {
     // A setpriv that cannot run Node (too old for --pdeathsig) ends before the process is ready:
     // the rest start without setpriv.
     if (slot.throughSetpriv && !slot.ready && signal === null) setprivFailed();
-    if (!slot.ready) {
+    if (!slot.ready && this.unreadyDeaths++ < UNREADY_DEATHS) {
       // It ran none of its work (exec-child.ts runs nothing before it says it is ready): the work
-      // goes back as it was, blaming no query.
+      // goes back as it was, blaming no query. Not again and again: should the work itself be what
+      // kills a process before it is ready (a batch too big to take in), it is then handled as a
+      // death while running (its jobs run alone, the one that kills a process blamed).
       this.queue = slot.batch.concat(this.queue);
       slot.batch = [];
       this.replace(slot, undefined);
@@ -573,8 +584,8 @@ export class ProcessPool {
  * its golds and then each system's predictions as its file is read, and appended run after run,
  * the last systems' heavy queries (a few world_1 queries take 0.1-0.2 s) went out last, in one
  * process's batch, while the other process ran out of work (~0.5 s alone at the end of a 15-system
- * run). A job without a cost (a suspect, a follower, another caller's) keeps its place ahead of
- * every job merged in after it. Each list keeps its own order.
+ * run). A suspect (first in the queue, to run alone) or a job without a cost (another caller's)
+ * keeps its place ahead of every job merged in after it. Each list keeps its own order.
  */
 function mergeHeaviestFirst(queue: PoolJob[], jobs: PoolJob[]): PoolJob[] {
   const out = new Array<PoolJob>(queue.length + jobs.length);
@@ -582,7 +593,8 @@ function mergeHeaviestFirst(queue: PoolJob[], jobs: PoolJob[]): PoolJob[] {
   let j = 0;
   let k = 0;
   while (i < queue.length && j < jobs.length) {
-    out[k++] = (queue[i]!.cost ?? Infinity) >= jobs[j]!.cost! ? queue[i++]! : jobs[j++]!;
+    const ahead = queue[i]!.isolate ? Infinity : (queue[i]!.cost ?? Infinity);
+    out[k++] = ahead >= jobs[j]!.cost! ? queue[i++]! : jobs[j++]!;
   }
   while (i < queue.length) out[k++] = queue[i++]!;
   while (j < jobs.length) out[k++] = jobs[j++]!;

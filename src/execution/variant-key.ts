@@ -18,7 +18,9 @@
  * is worth: anything but a SELECT or WITH statement (EXPLAIN's rows quote the names as written; a
  * PRAGMA's argument may be a name too), comments (a line comment ends at a newline, which a space
  * would not), parameters (`?`, `:name`, `@name`, `$name`, `#name`: their names are case-sensitive
- * and appear in errors), and an unterminated quote.
+ * and appear in errors), an unterminated quote, and text that could refer to a column by the name
+ * its spelling gives it (NAMED_BY_TEXT: a quoted name holding whitespace, `(`, `)` or `,`; NATURAL
+ * or USING).
  */
 export function sqlVariantKey(sql: string): string | undefined {
   // One regular expression finds the quoted and bare segments, and replace() folds the bare ones
@@ -47,9 +49,11 @@ function foldSegment(text: string): string {
   if (c === 39 || c === 34 || c === 96 || c === 91) {
     // A lone quote character: an unterminated quote.
     if (text.length === 1) unkeyable = true;
+    // A quoted name that could be an expression's own: see NAMED_BY_TEXT.
+    else if (c !== 39 && NAMED_BY_TEXT.test(text.slice(1, -1))) unkeyable = true;
     return text;
   }
-  if (NO_KEY.test(text)) unkeyable = true;
+  if (NO_KEY.test(text) || NAME_MATCHING.test(text)) unkeyable = true;
   const spaced = text.replace(SPACES, ' ').replace(BESIDE_SEPARATOR, '$1');
   return NON_ASCII.test(spaced) ? spaced.replace(UPPER, lowerCase) : spaced.toLowerCase();
 }
@@ -63,6 +67,17 @@ const lowerCase = (s: string): string => s.toLowerCase();
 const SEGMENT = /'[^']*(?:''[^']*)*'|"[^"]*(?:""[^"]*)*"|`[^`]*(?:``[^`]*)*`|\[[^\]]*\]|[^'"`[]+|[\s\S]/g;
 /** In bare text: a comment, or a parameter. */
 const NO_KEY = /--|\/\*|[?:@$#]/;
+/**
+ * An unaliased expression's column is named by its text as written, spaces included (`count (*)`
+ * and `count(*)` name theirs apart), and a query can refer to that name: as a quoted name (an outer
+ * query's `"count(*)"`, an ORDER BY's), or by a join that matches columns by name. Where the text
+ * can do that, two spellings could name a subquery's column apart and return different rows, so
+ * none gets a key: a name in ", ` or [ ] holding whitespace, `(`, `)` or `,` (a bare name holds
+ * none of them, and SQLite matches names whatever their case), and NATURAL or USING (USING also
+ * takes a name in single quotes).
+ */
+const NAMED_BY_TEXT = /[\s(),]/;
+const NAME_MATCHING = /(?<![\w$\u0080-\uffff])(?:natural|using)(?![\w$\u0080-\uffff])/i;
 /** The whitespace SQLite skips between tokens. */
 const SPACES = /[ \t\n\f\r]+/g;
 /** `(`, `)` or `,` with the one space (a run folded already) on either side of it. */
