@@ -41,7 +41,7 @@ describe('the pool at the end of a run', () => {
     }
   }, 60_000);
 
-  it('gives back only jobs not started: one running long is answered by its own process', async () => {
+  it('answers every job once when the busy process is inside a long query, and serves the next run', async () => {
     const pool = await twoProcesses();
     try {
       const order: number[] = [];

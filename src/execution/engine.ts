@@ -260,7 +260,7 @@ export class ExecutionEngine {
     });
     jobs.sort((a, b) => b.cost - a.cost);
     void this.pool.run(
-      jobs.map((j, jobId) => ({ jobId, dbPath: j.v.dbPath, sql: j.v.sql, cost: j.cost })),
+      jobs.map((j, jobId) => ({ jobId, dbPath: j.v.dbPath, sql: j.v.sql })),
       this.wants(needRows),
       (jobId, wire) => {
         const { early, v } = jobs[jobId]!;

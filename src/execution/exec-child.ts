@@ -70,18 +70,15 @@ function execute(dbPath: string, sql: string, msg: BatchMessage, digestOnly: boo
 }
 
 /**
- * Batches that came before this process said it was ready (the pool sends work to a process still
- * starting): they run once it is, so that the watchdog thread below exists before any query runs.
+ * Whether this process has said it is ready. Batches that come before (the pool sends work to a
+ * process still starting) wait in the queue until it has, so that the watchdog thread below exists
+ * before any query runs.
  */
-let held: BatchMessage[] | undefined = [];
+let isReady = false;
 
 process.on('message', (msg: ParentMessage) => {
-  if (msg.type === 'batch') {
-    if (held) held.push(msg);
-    else take(msg);
-  } else if (msg.type === 'release') {
-    release(msg.jobIds);
-  }
+  if (msg.type === 'batch') take(msg);
+  else if (msg.type === 'release') release(msg.jobIds);
 });
 
 /** Jobs sent and not yet run, each with the batch that brought it (its limits and wants), in order. */
@@ -99,7 +96,7 @@ const SLICE_MS = 5;
 
 function take(msg: BatchMessage): void {
   for (const job of msg.jobs) queue.push({ job, batch: msg });
-  if (!working) work();
+  if (isReady && !working) work();
 }
 
 let results: { jobId: number; result: WireResult }[] = [];
@@ -159,12 +156,11 @@ function release(jobIds: number[]): void {
   send({ type: 'released', jobIds: released });
 }
 
-/** Says it is ready (with its resident memory: the runtime's own share), then runs what was held. */
+/** Says it is ready (with its resident memory: the runtime's own share), then runs what came meanwhile. */
 function ready(): void {
   send({ type: 'ready', rss: process.memoryUsage.rss() });
-  const batches = held!;
-  held = undefined;
-  for (const msg of batches) take(msg);
+  isReady = true;
+  if (queue.length > 0) work();
 }
 
 process.on('disconnect', () => process.exit(0));
@@ -176,7 +172,7 @@ process.on('SIGTERM', () => {});
 // If the parent dies (even by SIGKILL) while this process is inside a long SQLite step, the main
 // thread cannot notice. Where the kernel does not kill it with its parent (parent-death.ts), a
 // worker thread runs on its own and kills the orphaned process. (Loaded only then: node:worker_threads
-// costs some 7 ms of every process's start.) The process is ready, and runs the batches held
+// costs some 7 ms of every process's start.) The process is ready, and runs the batches that came
 // meanwhile, only once the thread exists: a query started before the import resolved, if it never
 // ended, would keep the thread from ever starting.
 if (process.env[KERNEL_WATCHED]) {

@@ -7,11 +7,6 @@ export interface PoolJob {
   /** Sent alone: it was in a batch whose process had to be killed, so it may be the culprit. */
   isolate?: boolean;
   /**
-   * A guess of its work, relative to other jobs' (the engine's costGuess): the pool hands out the
-   * jobs of every run that has one heaviest first, across runs. Jobs without one keep their turn.
-   */
-  cost?: number;
-  /**
    * The rows of a text with the same variant key (variant-key.ts) on the same database, which
    * returns the same rows: the execution process prepares this one (its own columns, refusal or
    * error) and runs it only if its columns differ in number. Only for jobs that want a digest alone.

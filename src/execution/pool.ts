@@ -205,7 +205,8 @@ export class ProcessPool {
         const job: PoolJob = { ...j, jobId: id };
         if (!digestOnly || !this.waitsForVariant(job)) queued.push(job);
       }
-      this.queue = queued.length > 0 && queued[0]!.cost !== undefined ? mergeHeaviestFirst(this.queue, queued) : this.queue.concat(queued);
+      // concat, not push(...jobs): spreading some 130,000 jobs as arguments overflows the stack.
+      this.queue = this.queue.concat(queued);
       // Grown first: a process still starting takes its batch at once, and the queue it leaves
       // would no longer say how much work came (GROW_AT_JOBS).
       this.grow();
@@ -577,28 +578,6 @@ export class ProcessPool {
       child.kill('SIGKILL');
     });
   }
-}
-
-/**
- * The queue with a run's jobs (each with a cost, heaviest first) merged in by cost: a score queues
- * its golds and then each system's predictions as its file is read, and appended run after run,
- * the last systems' heavy queries (a few world_1 queries take 0.1-0.2 s) went out last, in one
- * process's batch, while the other process ran out of work (~0.5 s alone at the end of a 15-system
- * run). A suspect (first in the queue, to run alone) or a job without a cost (another caller's)
- * keeps its place ahead of every job merged in after it. Each list keeps its own order.
- */
-function mergeHeaviestFirst(queue: PoolJob[], jobs: PoolJob[]): PoolJob[] {
-  const out = new Array<PoolJob>(queue.length + jobs.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < queue.length && j < jobs.length) {
-    const ahead = queue[i]!.isolate ? Infinity : (queue[i]!.cost ?? Infinity);
-    out[k++] = ahead >= jobs[j]!.cost! ? queue[i++]! : jobs[j++]!;
-  }
-  while (i < queue.length) out[k++] = queue[i++]!;
-  while (j < jobs.length) out[k++] = jobs[j++]!;
-  return out;
 }
 
 function sameWants(a: ResultWants, b: ResultWants): boolean {
