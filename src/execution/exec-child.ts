@@ -22,6 +22,11 @@ function connection(path: string): Database.Database {
   let db = connections.get(path);
   if (!db) {
     db = new Database(path, { readonly: true, fileMustExist: true });
+    // Held, not taken and given back for every query: in the default mode each statement takes a
+    // shared lock, looks for a hot journal and a WAL file and re-reads the change counter (about
+    // eight system calls), 9% of this process's time for the 23 bundled systems. Read-only, the
+    // connection only ever holds a shared lock, so other readers are not kept out.
+    db.pragma('locking_mode = EXCLUSIVE');
     connections.set(path, db);
   }
   return db;

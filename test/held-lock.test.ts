@@ -1,0 +1,52 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExecutionEngine } from '../src/execution/engine.js';
+import { SPIDER } from './helpers/cli.js';
+
+/**
+ * An execution process keeps the shared lock on each database it has opened (exec-child.ts:
+ * locking_mode EXCLUSIVE on a read-only connection) instead of taking and giving it back around
+ * every query. Other readers must still get in; a writer is kept out until the run ends.
+ */
+describe('the lock an execution process holds on a database', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sqlboard-lock-'));
+  mkdirSync(join(root, 'concert_singer'));
+  const file = join(root, 'concert_singer', 'concert_singer.sqlite');
+  copyFileSync(join(SPIDER, 'database', 'concert_singer', 'concert_singer.sqlite'), file);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const insert = (): void => {
+    const w = new Database(file, { fileMustExist: true, timeout: 0 });
+    try {
+      w.prepare("INSERT INTO stadium (Stadium_ID, Location, Name, Capacity, Highest, Lowest, Average) VALUES (99, 'x', 'y', 1, 1, 1, 1)").run();
+    } finally {
+      w.close();
+    }
+  };
+
+  it('lets other readers and another run read, keeps a writer out until the run ends', async () => {
+    const a = new ExecutionEngine({ dbRoot: root, workers: 1, timeoutSec: 10 });
+    const b = new ExecutionEngine({ dbRoot: root, workers: 1, timeoutSec: 10 });
+    try {
+      const q = [{ dbId: 'concert_singer', sql: 'SELECT count(*) FROM stadium' }];
+      expect((await a.run(q))[0]!.rows).toEqual([[9]]);
+      // A second run, and a plain reader, while the first run's process holds its lock.
+      expect((await b.run([{ dbId: 'concert_singer', sql: 'SELECT count(*) FROM singer' }]))[0]!.rows).toEqual([[6]]);
+      const r = new Database(file, { readonly: true, fileMustExist: true });
+      expect(r.prepare('SELECT count(*) AS n FROM concert').get()).toEqual({ n: 6 });
+      r.close();
+      // Without the held lock a writer would get in between two queries.
+      expect(insert).toThrow(/database is locked/);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    insert();
+    const r = new Database(file, { readonly: true, fileMustExist: true });
+    expect(r.prepare('SELECT count(*) AS n FROM stadium').get()).toEqual({ n: 10 });
+    r.close();
+  });
+});
