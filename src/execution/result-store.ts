@@ -298,9 +298,16 @@ type PendingRow = [
   rowSet: string | null,
 ];
 
+/**
+ * One read buffer for every file hashed: a buffer this size is mapped fresh each time it is
+ * allocated, and memory touched for the first time is what costs here (the 20 Spider databases:
+ * 579 -> 134 page faults, 15 -> 5 ms with 256 KiB reused instead of 1 MiB each).
+ */
+let hashChunk: Buffer | undefined;
+
 function hashFile(path: string): string {
   const h = createHash('sha256');
-  const chunk = Buffer.allocUnsafe(1 << 20);
+  const chunk = (hashChunk ??= Buffer.allocUnsafe(1 << 18));
   const fd = openSync(path, 'r');
   try {
     for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) h.update(chunk.subarray(0, n));
