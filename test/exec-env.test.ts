@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHILD_GLIBC_TUNABLES, childEnv } from '../src/execution/exec-process.js';
+import { CHILD_GLIBC_TUNABLES, childEnv, execProcessOptions } from '../src/execution/exec-process.js';
+import { KERNEL_WATCHED } from '../src/execution/parent-death.js';
 
 /**
  * The allocator settings an execution process starts with (exec-process.ts). Not read back from
@@ -17,5 +18,15 @@ describe("an execution process's glibc settings", () => {
     const source = { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' };
     childEnv(source);
     expect(source).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' });
+  });
+
+  it('reach the process whether it starts through setpriv or not', () => {
+    const env = { PATH: '/bin', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' };
+    const viaSetpriv = execProcessOptions('/usr/bin/setpriv', env);
+    expect(viaSetpriv.execPath).toBe('/usr/bin/setpriv');
+    expect(viaSetpriv.env).toEqual({ PATH: '/bin', GLIBC_TUNABLES: `${CHILD_GLIBC_TUNABLES}:glibc.malloc.arena_max=2`, [KERNEL_WATCHED]: '1' });
+    const plain = execProcessOptions(undefined, env);
+    expect(plain.execPath).toBeUndefined();
+    expect(plain.env).toEqual({ PATH: '/bin', GLIBC_TUNABLES: `${CHILD_GLIBC_TUNABLES}:glibc.malloc.arena_max=2` });
   });
 });

@@ -33,6 +33,8 @@ describe('the lock an execution process holds on a database', () => {
     try {
       const q = [{ dbId: 'concert_singer', sql: 'SELECT count(*) FROM stadium' }];
       expect((await a.run(q))[0]!.rows).toEqual([[9]]);
+      // What a prediction that asks sees (the README says so).
+      expect((await a.run([{ dbId: 'concert_singer', sql: 'SELECT * FROM pragma_locking_mode' }]))[0]!.rows).toEqual([['exclusive']]);
       // A second run, and a plain reader, while the first run's process holds its lock.
       expect((await b.run([{ dbId: 'concert_singer', sql: 'SELECT count(*) FROM singer' }]))[0]!.rows).toEqual([[6]]);
       const r = new Database(file, { readonly: true, fileMustExist: true });
@@ -48,5 +50,27 @@ describe('the lock an execution process holds on a database', () => {
     const r = new Database(file, { readonly: true, fileMustExist: true });
     expect(r.prepare('SELECT count(*) AS n FROM stadium').get()).toEqual({ n: 10 });
     r.close();
+  });
+
+  it('is not taken on a WAL database, which a read-only connection could then not read at all', async () => {
+    mkdirSync(join(root, 'wal_singer'));
+    const wal = join(root, 'wal_singer', 'wal_singer.sqlite');
+    copyFileSync(join(SPIDER, 'database', 'concert_singer', 'concert_singer.sqlite'), wal);
+    const w = new Database(wal);
+    expect(w.pragma('journal_mode = WAL', { simple: true })).toBe('wal');
+    w.close();
+    const a = new ExecutionEngine({ dbRoot: root, workers: 1, timeoutSec: 10 });
+    const b = new ExecutionEngine({ dbRoot: root, workers: 1, timeoutSec: 10 });
+    try {
+      // Held in exclusive mode, every query here was "disk I/O error".
+      const [first] = await a.run([{ dbId: 'wal_singer', sql: 'SELECT count(*) FROM singer' }]);
+      expect(first!.error).toBeUndefined();
+      expect(first!.rows).toEqual([[6]]);
+      expect((await b.run([{ dbId: 'wal_singer', sql: 'SELECT count(*) FROM stadium' }]))[0]!.rows).toEqual([[9]]);
+      expect((await a.run([{ dbId: 'wal_singer', sql: 'SELECT * FROM pragma_locking_mode' }]))[0]!.rows).toEqual([['normal']]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KERNEL_WATCHED, setprivPath } from './parent-death.js';
@@ -68,14 +68,19 @@ export interface ExecProcess {
 /** Starts one execution process (exec-child), which says 'ready' once it can take queries. */
 export function forkExecProcess(): ExecProcess {
   const setpriv = setprivPath();
+  const child = fork(CHILD, [], execProcessOptions(setpriv, process.env));
+  return { child, throughSetpriv: setpriv !== undefined };
+}
+
+/** How an execution process is forked: through `setpriv` (its path) when there is one. */
+export function execProcessOptions(setpriv: string | undefined, env: NodeJS.ProcessEnv): ForkOptions {
   const nodeArgs = [...(isSource ? ['--import', 'tsx'] : []), ...CHILD_V8_FLAGS];
-  const child = fork(CHILD, [], {
+  return {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     // The kernel kills the process with this one (parent-death.ts), else its own watchdog thread does.
     ...(setpriv
-      ? { execPath: setpriv, execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs], env: { ...childEnv(process.env), [KERNEL_WATCHED]: '1' } }
-      : { execArgv: nodeArgs, env: childEnv(process.env) }),
-  });
-  return { child, throughSetpriv: setpriv !== undefined };
+      ? { execPath: setpriv, execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs], env: { ...childEnv(env), [KERNEL_WATCHED]: '1' } }
+      : { execArgv: nodeArgs, env: childEnv(env) }),
+  };
 }
