@@ -20,7 +20,7 @@ describe("an execution process's glibc settings", () => {
     expect(source).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' });
   });
 
-  it('reach the process whether it starts through setpriv or not', () => {
+  it('are in the fork options whether the process starts through setpriv or not', () => {
     const env = { PATH: '/bin', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' };
     const viaSetpriv = execProcessOptions('/usr/bin/setpriv', env);
     expect(viaSetpriv.execPath).toBe('/usr/bin/setpriv');

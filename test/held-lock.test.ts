@@ -13,9 +13,14 @@ import { SPIDER } from './helpers/cli.js';
  */
 describe('the lock an execution process holds on a database', () => {
   const root = mkdtempSync(join(tmpdir(), 'sqlboard-lock-'));
-  mkdirSync(join(root, 'concert_singer'));
-  const file = join(root, 'concert_singer', 'concert_singer.sqlite');
-  copyFileSync(join(SPIDER, 'database', 'concert_singer', 'concert_singer.sqlite'), file);
+  /** A copy of Spider's concert_singer as the database `dbId` under `root`; its file. */
+  const concertSinger = (dbId: string): string => {
+    mkdirSync(join(root, dbId));
+    const file = join(root, dbId, `${dbId}.sqlite`);
+    copyFileSync(join(SPIDER, 'database', 'concert_singer', 'concert_singer.sqlite'), file);
+    return file;
+  };
+  const file = concertSinger('concert_singer');
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   const insert = (): void => {
@@ -27,7 +32,7 @@ describe('the lock an execution process holds on a database', () => {
     }
   };
 
-  it('lets other readers and another run read, keeps a writer out until the run ends', async () => {
+  it('lets other readers and another run read, keeps a writer out until its processes stop', async () => {
     const a = new ExecutionEngine({ dbRoot: root, workers: 1, timeoutSec: 10 });
     const b = new ExecutionEngine({ dbRoot: root, workers: 1, timeoutSec: 10 });
     try {
@@ -53,10 +58,7 @@ describe('the lock an execution process holds on a database', () => {
   });
 
   it('is not taken on a WAL database, which a read-only connection could then not read at all', async () => {
-    mkdirSync(join(root, 'wal_singer'));
-    const wal = join(root, 'wal_singer', 'wal_singer.sqlite');
-    copyFileSync(join(SPIDER, 'database', 'concert_singer', 'concert_singer.sqlite'), wal);
-    const w = new Database(wal);
+    const w = new Database(concertSinger('wal_singer'));
     expect(w.pragma('journal_mode = WAL', { simple: true })).toBe('wal');
     w.close();
     const a = new ExecutionEngine({ dbRoot: root, workers: 1, timeoutSec: 10 });
