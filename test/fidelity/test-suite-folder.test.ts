@@ -158,7 +158,7 @@ function pythonVerdicts(dbRoot: string): { files: string[]; verdicts: Map<string
   return { files: out.files, verdicts: new Map(keys.map((k, i) => [k, out.verdicts[i]!])) };
 }
 
-const verdicts = (run: ExRun): Map<string, boolean> => new Map(run.items.map((i) => [`${i.system} ${i.taskId}`, i.correct]));
+const verdicts = (run: ExRun): Map<string, boolean | null> => new Map(run.items.map((i) => [`${i.system} ${i.taskId}`, i.correct]));
 const correct = (run: ExRun): Record<string, number> => Object.fromEntries(run.systems.map((s) => [s.name, s.correct]));
 
 describe('test-suite accuracy over a database folder', () => {

@@ -171,7 +171,7 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
   it('kill -9 mid-run, then resume: no answered call is asked again and the result equals an uninterrupted run', async () => {
     const s = join(dir, 'killed.db');
     server.seen.length = 0;
-    server.setScript(async (req, n) => ({ ...(await routeScript(req)), delayMs: 250 }));
+    server.setScript(async (req) => ({ ...(await routeScript(req)), delayMs: 250 }));
     // Wait until a few answers are in, then kill without warning.
     expect(await runCliAndKill(args(s, ['-j', '1']), () => server.seen.length >= 4, { env })).toBe('SIGKILL');
     server.setScript(routeScript);
