@@ -18,7 +18,7 @@ import { guardStore } from '../store/store-failure.js';
  * canonical JSON in a sampled order instead, row-set.ts; 8: bytes in that JSON as base64, integers
  * from 2^64 that a double equals as its digits).
  */
-const RESULT_FORMAT = 8;
+export const RESULT_FORMAT = 8;
 /**
  * The `rows` of a result kept as its row-set digest only: a run that compares row sets (the
  * `bird` comparison) neither copies rows out of the execution processes nor writes them here.
