@@ -19,7 +19,7 @@ export class EmStore implements EmCache {
   private readonly table: KeyedTexts;
 
   constructor(store: RunStore) {
-    this.table = new KeyedTexts(store, 'exact_matches', 'item');
+    this.table = new KeyedTexts(store, 'exact_matches', 'item', EM_FORMAT);
   }
 
   key(context: string, gold: string, prediction: string): string {

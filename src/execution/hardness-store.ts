@@ -19,7 +19,7 @@ export class HardnessStore implements HardnessCache {
   private readonly table: KeyedTexts;
 
   constructor(store: RunStore) {
-    this.table = new KeyedTexts(store, 'spider_hardness', 'level');
+    this.table = new KeyedTexts(store, 'spider_hardness', 'level', HARDNESS_FORMAT);
   }
 
   lookup(sqls: readonly string[]): Map<string, string> {

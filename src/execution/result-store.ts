@@ -7,6 +7,7 @@ import { rowSetDigest } from './row-set.js';
 import { previewFromStored, type ResultPreview } from './result-preview.js';
 import type { ExecResult } from './types.js';
 import type { RunStore } from '../store/run-store.js';
+import { dropOlderFormats } from '../store/older-formats.js';
 import { guardStore } from '../store/store-failure.js';
 
 /**
@@ -89,6 +90,8 @@ export class ExecutionStore {
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
+    // Keys of another length are the 64 hex characters of before KEY_CHARS: no lookup finds them.
+    dropOlderFormats(store, 'executions', RESULT_FORMAT, `length(key) <> ${KEY_CHARS}`);
     // Looked up by a JSON array of keys; without the rows, for callers that compare row sets
     // only (a re-run decodes nothing).
     // Rows come back as arrays (raw): a re-run reads thousands, and building an object per row cost more than the lookup.

@@ -1,4 +1,5 @@
 import type { RunStore } from './run-store.js';
+import { dropOlderFormats } from './older-formats.js';
 import { guardStore } from './store-failure.js';
 
 /** Keys per look-up statement: thousands of keys cross into SQLite a few times, not once each. */
@@ -13,9 +14,11 @@ export class KeyedTexts {
   private readonly putAll;
   private readonly file: string;
 
-  constructor(store: RunStore, table: string, column: string) {
+  /** `format`: the number the keys hash in (older-formats.ts drops rows kept under an older one). */
+  constructor(store: RunStore, table: string, column: string, format: number) {
     this.file = store.file;
     guardStore(store.file, () => store.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, ${column} TEXT NOT NULL)`));
+    dropOlderFormats(store, table, format);
     this.get = store.db.prepare<[string], [string, string]>(`SELECT key, ${column} FROM ${table} WHERE key IN (SELECT value FROM json_each(?))`).raw(true);
     const put = store.db.prepare<[string, string]>(`INSERT OR REPLACE INTO ${table} (key, ${column}) VALUES (?, ?)`);
     this.putAll = store.db.transaction((entries: [string, string][]) => {
