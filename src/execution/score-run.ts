@@ -38,21 +38,26 @@ export async function runScore(
   // The execution processes are stopped as soon as every result is in: their exit (the kernel
   // freeing their memory) then overlaps the building of the items.
   let closing: Promise<void> | undefined;
-  const run = await runEx(
-    bench,
-    systems,
-    engine,
-    {
-      comparator: opts.comparator,
-      keepDistinct: opts.keepDistinct ?? false,
-      softF1: opts.metrics.includes('soft-f1'),
-      keepRows: opts.keepRows ?? false,
-      ...(opts.hardness ? { hardness: opts.hardness } : {}),
-      onExecuted: () => (closing = engine.close()),
-    },
-    progress?.execute,
-  );
-  await (closing ?? engine.close());
+  let run: ExRun;
+  try {
+    run = await runEx(
+      bench,
+      systems,
+      engine,
+      {
+        comparator: opts.comparator,
+        keepDistinct: opts.keepDistinct ?? false,
+        softF1: opts.metrics.includes('soft-f1'),
+        keepRows: opts.keepRows ?? false,
+        ...(opts.hardness ? { hardness: opts.hardness } : {}),
+        onExecuted: () => (closing = engine.close()),
+      },
+      progress?.execute,
+    );
+  } finally {
+    // Also when runEx throws, the close it may have started is awaited here, not left running.
+    await (closing ?? engine.close());
+  }
   if (opts.metrics.includes('em') && opts.em) addExactMatch(run, bench, systems, opts.em);
   const ves = opts.metrics.includes('ves');
   const rVes = opts.metrics.includes('r-ves');
