@@ -1,15 +1,22 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EmItem } from '../src/execution/em-run.js';
 import { EM_FORMAT, EmStore } from '../src/execution/em-store.js';
 import { HardnessStore } from '../src/execution/hardness-store.js';
 import { ExecutionStore, RESULT_FORMAT } from '../src/execution/result-store.js';
+import { KeyedTexts } from '../src/store/keyed-texts.js';
 import { openRunStore, type RunStore } from '../src/store/run-store.js';
 
 /** Rows kept under an older format are found by no later version: the first newer one to open the store deletes them. */
 describe('rows of older formats in the run store', () => {
-  const fresh = (): RunStore => openRunStore(join(mkdtempSync(join(tmpdir(), 'sqlboard-older-')), 'run.db'));
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const fresh = (): RunStore => {
+    dirs.push(mkdtempSync(join(tmpdir(), 'sqlboard-older-')));
+    return openRunStore(join(dirs.at(-1)!, 'run.db'));
+  };
   const reopen = (s: RunStore): RunStore => {
     s.close();
     return openRunStore(s.file);
@@ -68,10 +75,39 @@ describe('rows of older formats in the run store', () => {
     }
   });
 
+  it('a store from before the record, opened by a version whose format is past the one it held, loses every row of it', () => {
+    let s = fresh();
+    const em = new EmStore(s);
+    em.save(new Map([[em.key('ctx', 'SELECT 1', 'SELECT 1'), { em: 1, partial: {}, predParsed: true } as unknown as EmItem]]));
+    s.db.exec('DROP TABLE store_formats');
+    s = reopen(s);
+    try {
+      // As a version with EM_FORMAT one past today's would open it.
+      new KeyedTexts(s, 'exact_matches', 'item', EM_FORMAT + 1);
+      expect(count(s, 'exact_matches')).toBe(0);
+      expect(recorded(s, 'exact_matches')).toBe(EM_FORMAT + 1);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('the record never goes down: an older version opening a newer store leaves it and its rows as they are', () => {
+    const s = fresh();
+    try {
+      new KeyedTexts(s, 'spider_hardness', 'level', 5);
+      new HardnessStore(s).save(new Map([['SELECT 1', 'easy']]));
+      new KeyedTexts(s, 'spider_hardness', 'level', 4);
+      expect([recorded(s, 'spider_hardness'), count(s, 'spider_hardness')]).toEqual([5, 1]);
+    } finally {
+      s.close();
+    }
+  });
+
   it('exact-match items and hardness levels: older ones dropped, those of a store from before the record kept (same key scheme)', () => {
     let s = fresh();
     const em = new EmStore(s);
-    em.save(new Map([[em.key('ctx', 'SELECT 1', 'SELECT 1'), { em: 1, partial: {}, predParsed: true }]]));
+    // What an item holds does not matter here, only that one is kept.
+    em.save(new Map([[em.key('ctx', 'SELECT 1', 'SELECT 1'), { em: 1, partial: {}, predParsed: true } as unknown as EmItem]]));
     new HardnessStore(s).save(new Map([['SELECT 1', 'easy']]));
     s.db.exec('DROP TABLE store_formats');
     s = reopen(s);

@@ -21,6 +21,11 @@ import { guardStore } from '../store/store-failure.js';
  */
 export const RESULT_FORMAT = 8;
 /**
+ * What a store written before older-formats.ts's record holds: RESULT_FORMAT 8, except for keys of
+ * another length than KEY_CHARS (the 64 hex characters of before), which no lookup finds.
+ */
+const UNRECORDED_FORMAT = 8;
+/**
  * The `rows` of a result kept as its row-set digest only: a run that compares row sets (the
  * `bird` comparison) neither copies rows out of the execution processes nor writes them here.
  * A later caller that needs the rows finds no result and executes the query again (then kept whole).
@@ -90,8 +95,7 @@ export class ExecutionStore {
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
-    // Keys of another length are the 64 hex characters of before KEY_CHARS: no lookup finds them.
-    dropOlderFormats(store, 'executions', RESULT_FORMAT, `length(key) <> ${KEY_CHARS}`);
+    dropOlderFormats(store, 'executions', RESULT_FORMAT, { format: UNRECORDED_FORMAT, unreachable: `length(key) <> ${KEY_CHARS}` });
     // Looked up by a JSON array of keys; without the rows, for callers that compare row sets
     // only (a re-run decodes nothing).
     // Rows come back as arrays (raw): a re-run reads thousands, and building an object per row cost more than the lookup.

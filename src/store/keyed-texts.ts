@@ -14,11 +14,14 @@ export class KeyedTexts {
   private readonly putAll;
   private readonly file: string;
 
-  /** `format`: the number the keys hash in (older-formats.ts drops rows kept under an older one). */
+  /**
+   * `format`: the number the keys hash in (older-formats.ts drops rows kept under an older one);
+   * both tables held format 1 before the record.
+   */
   constructor(store: RunStore, table: string, column: string, format: number) {
     this.file = store.file;
     guardStore(store.file, () => store.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, ${column} TEXT NOT NULL)`));
-    dropOlderFormats(store, table, format);
+    dropOlderFormats(store, table, format, { format: 1 });
     this.get = store.db.prepare<[string], [string, string]>(`SELECT key, ${column} FROM ${table} WHERE key IN (SELECT value FROM json_each(?))`).raw(true);
     const put = store.db.prepare<[string, string]>(`INSERT OR REPLACE INTO ${table} (key, ${column}) VALUES (?, ?)`);
     this.putAll = store.db.transaction((entries: [string, string][]) => {
