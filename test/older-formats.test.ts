@@ -32,6 +32,11 @@ describe('rows of older formats in the run store', () => {
       )
       .run(key);
   const current = (n: number): string => ExecutionStore.key('sha', `SELECT ${n}`, 100, 1000);
+  /** One exact-match item kept (what it holds does not matter here). */
+  const keepOneItem = (s: RunStore): void => {
+    const em = new EmStore(s);
+    em.save(new Map([[em.key('ctx', 'SELECT 1', 'SELECT 1'), { em: 1, partial: {}, predParsed: true } as unknown as EmItem]]));
+  };
 
   it('a store from before the record loses its hex-keyed executions, keeps the others, and records the format', () => {
     let s = fresh();
@@ -77,8 +82,7 @@ describe('rows of older formats in the run store', () => {
 
   it('a store from before the record, opened by a version whose format is past the one it held, loses every row of it', () => {
     let s = fresh();
-    const em = new EmStore(s);
-    em.save(new Map([[em.key('ctx', 'SELECT 1', 'SELECT 1'), { em: 1, partial: {}, predParsed: true } as unknown as EmItem]]));
+    keepOneItem(s);
     s.db.exec('DROP TABLE store_formats');
     s = reopen(s);
     try {
@@ -105,9 +109,7 @@ describe('rows of older formats in the run store', () => {
 
   it('exact-match items and hardness levels: older ones dropped, those of a store from before the record kept (same key scheme)', () => {
     let s = fresh();
-    const em = new EmStore(s);
-    // What an item holds does not matter here, only that one is kept.
-    em.save(new Map([[em.key('ctx', 'SELECT 1', 'SELECT 1'), { em: 1, partial: {}, predParsed: true } as unknown as EmItem]]));
+    keepOneItem(s);
     new HardnessStore(s).save(new Map([['SELECT 1', 'easy']]));
     s.db.exec('DROP TABLE store_formats');
     s = reopen(s);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
-import { readForeignKeyMaps, readSpiderSchema } from '../src/benchmark/spider-tables.js';
 import { digestQuery } from '../src/execution/digest-query.js';
 import { databaseFile } from '../src/execution/engine.js';
+import { emInputs } from '../src/execution/em-inputs.js';
 import { runExactMatch } from '../src/execution/em-run.js';
 import { EM_FORMAT } from '../src/execution/em-store.js';
 import { HARDNESS_FORMAT } from '../src/execution/hardness-store.js';
@@ -16,7 +16,6 @@ import { ExecutionStore, RESULT_FORMAT } from '../src/execution/result-store.js'
 import { runQuery } from '../src/execution/run-query.js';
 import { toWire } from '../src/execution/wire-result.js';
 import { spiderHardness } from '../src/sql/spider-hardness.js';
-import type { SpiderSchema } from '../src/sql/spider-parse.js';
 import { openRunStore } from '../src/store/run-store.js';
 import { SPIDER } from './helpers/cli.js';
 
@@ -112,14 +111,8 @@ describe('the run store\'s formats', () => {
 
   it('EM_FORMAT and HARDNESS_FORMAT: two systems\' exact-match items and every Spider dev gold\'s hardness', () => {
     const bench = loadBenchmark(join(SPIDER, 'dev.json'));
-    const schemas = new Map<string, SpiderSchema>();
-    const schemaOf = (db: string): SpiderSchema => {
-      let s = schemas.get(db);
-      if (!s) schemas.set(db, (s = readSpiderSchema(databaseFile(DB_ROOT, db))));
-      return s;
-    };
     const systems = SYSTEMS.map((f) => loadPredictions(join(SPIDER, f), bench, f));
-    const items = runExactMatch(bench, systems, { schemaOf, foreignKeys: readForeignKeyMaps(join(SPIDER, 'tables.json')) });
+    const items = runExactMatch(bench, systems, emInputs(join(SPIDER, 'dev.json'), DB_ROOT, join(SPIDER, 'tables.json'), true)!);
     expect(items.flat().filter((i) => i !== undefined).length).toBeGreaterThan(2000);
     check('em', 'EM_FORMAT', 'src/execution/em-store.ts', EM_FORMAT, fingerprint(items));
     check('hardness', 'HARDNESS_FORMAT', 'src/execution/hardness-store.ts', HARDNESS_FORMAT, fingerprint(bench.tasks.map((t) => spiderHardness(t.goldSql))));

@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/benchmark/load-questions.js';
 import { loadPredictions } from '../../src/benchmark/load-predictions.js';
-import { readForeignKeyMaps, readSpiderSchema } from '../../src/benchmark/spider-tables.js';
-import { databaseFile } from '../../src/execution/engine.js';
+import { emInputs } from '../../src/execution/em-inputs.js';
 import { runExactMatch } from '../../src/execution/em-run.js';
 import { spiderHardness } from '../../src/sql/spider-hardness.js';
-import type { SpiderSchema } from '../../src/sql/spider-parse.js';
 import { SPIDER } from '../helpers/cli.js';
 
 interface EmLine {
@@ -50,16 +48,10 @@ describe('Spider exact set match reproduces the official evaluation.py', () => {
     const byFile = fixture();
     expect(byFile.size).toBe(23);
     const bench = loadBenchmark(join(SPIDER, 'dev.json'));
-    const schemas = new Map<string, SpiderSchema>();
-    const schemaOf = (db: string): SpiderSchema => {
-      let s = schemas.get(db);
-      if (!s) schemas.set(db, (s = readSpiderSchema(databaseFile(DB_ROOT, db))));
-      return s;
-    };
-    const foreignKeys = readForeignKeyMaps(join(SPIDER, 'tables.json'));
     const files = [...byFile.keys()];
     const systems = files.map((f) => loadPredictions(join(SPIDER, f), bench, f));
-    const results = runExactMatch(bench, systems, { schemaOf, foreignKeys });
+    // The schemas and foreign-key maps as a run reads them (--tables: Spider's tables.json).
+    const results = runExactMatch(bench, systems, emInputs(join(SPIDER, 'dev.json'), DB_ROOT, join(SPIDER, 'tables.json'), true)!);
     const hardness = bench.tasks.map((t) => spiderHardness(t.goldSql));
     const bad: string[] = [];
     const totals = printedTotals();
