@@ -71,12 +71,13 @@ const EDGE_QUERIES = [
 ];
 
 describe('the run store\'s formats', () => {
-  it('RESULT_FORMAT: every Spider dev gold, two systems\' predictions and edge values, kept whole and as a digest, store what they stored', () => {
+  it('RESULT_FORMAT: every Spider dev gold, two systems\' predictions and edge values, each kept whole and as a digest, are stored as recorded', () => {
     const bench = loadBenchmark(join(SPIDER, 'dev.json'));
     const jobs = new Map<string, { dbId: string; sql: string }>();
     const add = (dbId: string, sql: string): void => void jobs.set(`${dbId}\n${sql}`, { dbId, sql });
+    const dbOf = new Map(bench.tasks.map((t) => [t.id, t.dbId]));
     for (const t of bench.tasks) add(t.dbId, t.goldSql);
-    for (const file of SYSTEMS) for (const [taskId, p] of loadPredictions(join(SPIDER, file), bench, file).byTask) add(bench.tasks.find((t) => t.id === taskId)!.dbId, p.sql);
+    for (const file of SYSTEMS) for (const [taskId, p] of loadPredictions(join(SPIDER, file), bench, file).byTask) add(dbOf.get(taskId)!, p.sql);
     expect(jobs.size).toBeGreaterThan(2000);
     const store = openRunStore(':memory:');
     const kept = new ExecutionStore(store);
