@@ -126,7 +126,13 @@ export function createLiveJudge(o: LiveJudgeOptions): LiveJudge {
     cache,
     judgeKey,
     name: () => {
-      const proposed = judgeName(o.model, { snapshot: o.snapshot, resolvedModel: client.resolvedModel });
+      // A replay serves a recording: the model it was made with names it, never today's date.
+      const replay = provider.name === 'replay';
+      const proposed = judgeName(o.model, {
+        snapshot: o.snapshot,
+        resolvedModel: client.resolvedModel ?? provider.recordedModel,
+        ...(replay ? { undated: 'replay' } : {}),
+      });
       // An explicit --snapshot always wins; otherwise the name this configuration first got.
       return verdicts && !o.snapshot ? verdicts.nameFor(judgeKey, proposed) : proposed;
     },

@@ -12,14 +12,16 @@ export function isDatedModel(model: string): boolean {
  * Judges are named `<model>-<snapshot date>` so versions can be told apart:
  * a dated model id (gpt-4o-2024-08-06) is its own name; otherwise the
  * snapshot the user names, else the dated version the API reported, else the
- * date of the run (an undated alias means "whatever the vendor served that day").
+ * date of the run (an undated alias means "whatever the vendor served that day"), or `undated`
+ * in its place where the run's date names nothing served (a replayed recording: `gpt-4o-replay`).
  */
-export function judgeName(model: string, opts: { snapshot?: string; resolvedModel?: string; runDate?: Date } = {}): string {
+export function judgeName(model: string, opts: { snapshot?: string; resolvedModel?: string; runDate?: Date; undated?: string } = {}): string {
   const m = model.replace(/^models\//, '');
   if (isDatedModel(m)) return m;
   if (opts.snapshot) return `${m}-${opts.snapshot}`;
   const resolved = opts.resolvedModel?.replace(/^models\//, '');
   if (resolved && resolved.startsWith(m) && isDatedModel(resolved)) return resolved;
+  if (opts.undated) return `${m}-${opts.undated}`;
   const d = (opts.runDate ?? new Date()).toISOString().slice(0, 10);
   return `${m}-${d}`;
 }

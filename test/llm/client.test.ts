@@ -167,7 +167,7 @@ describe('providers from the environment', () => {
     expect((await p.complete(req([{ role: 'user', content: 'beta and alpha' }]))).text).toBe('by contents');
     await expect(p.complete(req([{ role: 'user', content: 'gamma' }]))).rejects.toThrow(/no recorded response/);
     writeFileSync(f, '{"text": "no selector"}\n');
-    expect(() => createReplayProvider({ file: f })).toThrow(/:1: needs "requestHash" or a "contains"/);
+    expect(() => createReplayProvider({ file: f })).toThrow(/:1: neither "requestHash" nor "contains" says which request it answers; expected one JSON object per line/);
   });
 });
 

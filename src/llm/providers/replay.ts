@@ -11,7 +11,7 @@ import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.
  * A line with `requestHash` answers exactly that request (see `replayRequestHash`);
  * a line with `contains` answers the first request whose messages hold every
  * string. Lines are tried in file order; a request nothing answers is a client
- * error (the item becomes unscored, never guessed).
+ * error (the item becomes unscored, never guessed). docs/formats.md describes the format.
  */
 export interface ReplayEntry {
   text: string;
@@ -22,19 +22,53 @@ export interface ReplayEntry {
   model?: string;
 }
 
+/** One well-formed line, quoted in every error about the file's shape so the fix is a copy away. */
+export const REPLAY_LINE_EXAMPLE = '{"contains": ["You are the Prover", "singers from France"], "text": "the model\'s answer, verbatim"}';
+
+const SHAPE = `one JSON object per line with a string "text" and either "requestHash" (from --record) or "contains" (strings the request must hold), e.g. ${REPLAY_LINE_EXAMPLE} (docs/formats.md)`;
+
 export function replayRequestHash(model: string, messages: ChatMessage[]): string {
   return sha256(JSON.stringify({ model, messages }));
 }
 
-function readReplayFile(file: string): ReplayEntry[] {
-  return parseJsonLines(file, readText(file), 'recorded response').map(({ value, line }) => {
-    const r = value as Partial<ReplayEntry>;
-    if (typeof r.text !== 'string') throw new InputFileError(file, line, 'expected an object with a string "text"');
-    if (r.requestHash === undefined && !Array.isArray(r.contains)) {
-      throw new InputFileError(file, line, 'needs "requestHash" or a "contains" array to say which request it answers');
-    }
-    return r as ReplayEntry;
+/** What is wrong with one parsed line, or undefined when it is a usable entry. */
+function lineProblem(r: Record<string, unknown>): string | undefined {
+  if (typeof r.text !== 'string') return 'no string "text" (the recorded answer)';
+  if (r.requestHash === undefined && r.contains === undefined) return 'neither "requestHash" nor "contains" says which request it answers';
+  if (r.requestHash !== undefined && typeof r.requestHash !== 'string') return '"requestHash" is not a string';
+  if (r.contains !== undefined && !(Array.isArray(r.contains) && r.contains.every((s) => typeof s === 'string'))) return '"contains" is not an array of strings';
+  for (const k of ['inputTokens', 'outputTokens'] as const) {
+    if (r[k] !== undefined && !(typeof r[k] === 'number' && Number.isFinite(r[k]) && r[k] >= 0)) return `"${k}" is not a count`;
+  }
+  if (r.model !== undefined && typeof r.model !== 'string') return '"model" is not a string';
+  return undefined;
+}
+
+export function readReplayFile(file: string): ReplayEntry[] {
+  let parsed: ReturnType<typeof parseJsonLines>;
+  try {
+    parsed = parseJsonLines(file, readText(file), 'recorded response');
+  } catch (e) {
+    // A line that is no JSON object: say what a line should look like, not only that it is not one.
+    if (e instanceof InputFileError && e.line !== undefined) throw new InputFileError(file, e.line, `not a JSON object; expected ${SHAPE}`);
+    throw e;
+  }
+  // An empty recording answers nothing: every item would end unscored under a judge named after today.
+  if (parsed.length === 0) throw new InputFileError(file, undefined, `the recording is empty; expected ${SHAPE} (sqlboard judge --record FILE writes one)`);
+  return parsed.map(({ value, line }) => {
+    const problem = lineProblem(value);
+    if (problem) throw new InputFileError(file, line, `${problem}; expected ${SHAPE}`);
+    return value as unknown as ReplayEntry;
   });
+}
+
+/**
+ * The dated model the recording names, when every line that names one names the same
+ * (a recording of one judge): the judge is named after it, never after the day it is replayed.
+ */
+function recordedModel(entries: ReplayEntry[]): string | undefined {
+  const models = new Set(entries.map((e) => e.model).filter((m): m is string => m !== undefined));
+  return models.size === 1 ? [...models][0] : undefined;
 }
 
 export function createReplayProvider(opts: { file: string }): LlmProvider {
@@ -43,6 +77,7 @@ export function createReplayProvider(opts: { file: string }): LlmProvider {
     name: 'replay',
     baseUrl: `replay:${opts.file}`,
     structuredOutput: false,
+    recordedModel: recordedModel(entries),
     async complete(req: LlmRequest): Promise<LlmResponse> {
       const hash = replayRequestHash(req.model, req.messages);
       const all = req.messages.map((m) => m.content).join('\n');

@@ -68,6 +68,11 @@ export interface LlmProvider {
   readonly baseUrl: string;
   /** The provider sends `responseSchema` to the API (OpenAI response_format json_schema, Gemini responseSchema). */
   readonly structuredOutput: boolean;
+  /**
+   * Replay only: the model the recording was made with (its lines' one `model`), which names the
+   * judge; a replay never takes the day it is replayed as a model snapshot.
+   */
+  readonly recordedModel?: string;
   complete(req: LlmRequest): Promise<LlmResponse>;
 }
 
