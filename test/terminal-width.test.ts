@@ -60,6 +60,64 @@ describe('terminal tables fit the terminal', () => {
     expect(at80.head.join('|')).not.toContain('[95% CI]');
   });
 
+  it('at 80 columns the score table shortens system names with an ellipsis and never splits one over two lines', () => {
+    // The default score table's columns, with the 23 bundled systems' names (issue 34 saw `supersq` / `l`).
+    const names = bundledSpider().systems.map((s) => s.name);
+    const pct = (k: string, header: string) => ({ key: k, header, format: 'percent' as const });
+    const table: Table = {
+      columns: [
+        { key: 'rank', header: '#', format: 'integer' },
+        { key: 'system', header: 'System' },
+        pct('ex', 'EX'),
+        pct('em', 'EM'),
+        { ...pct('clean', 'Clean-subset EX'), short: 'Clean EX' },
+        { key: 'correct', header: 'Correct', format: 'integer', optional: true },
+        pct('easy', 'easy'),
+        pct('medium', 'medium'),
+        pct('hard', 'hard'),
+        pct('extra', 'extra'),
+        { key: 'err', header: 'Exec err', format: 'integer' },
+        { key: 'timeouts', header: 'Timeouts', format: 'integer' },
+      ],
+      rows: names.map((system, i) => ({
+        rank: i + 1,
+        system,
+        ex: interval(0.87 - i / 100),
+        em: interval(0.72 - i / 100),
+        clean: interval(0.97 - i / 100),
+        correct: 900 - i,
+        easy: 0.94,
+        medium: 0.913,
+        hard: 0.845,
+        extra: 0.687,
+        err: i * 5,
+        timeouts: 0,
+      })),
+    };
+    for (const w of [80, 72, 60]) {
+      const f = fitTable(table, w);
+      const col = f.head.indexOf('System');
+      expect(col, `width ${w}`).toBe(1);
+      f.rows.forEach((r, i) => {
+        const cell = r[col]!;
+        expect(cell, `width ${w}`).not.toContain('\n');
+        if (cell !== names[i]) {
+          expect(cell, `width ${w}`).toMatch(/…/);
+          // One ellipsis, and the name's own start and end around it.
+          const [head, tail] = cell.split('…');
+          expect(names[i]!.startsWith(head!) && names[i]!.endsWith(tail!), `${cell} for ${names[i]}`).toBe(true);
+        }
+      });
+      expect(f.notes, `width ${w}`).toContain('long names shortened');
+    }
+    // Names a little too long for 80 columns keep their size suffixes apart.
+    const at80 = fitTable(table, 80).rows.map((r) => r[1]);
+    expect(at80).toContain('supe…ql');
+    const codes = names.flatMap((n, i) => (/^codes-\d+b$/.test(n) ? [at80[i]] : []));
+    expect(codes.length).toBe(4);
+    expect(new Set(codes).size).toBe(4);
+  });
+
   it('emitReport fits the terminal width, 100 columns when stdout is not a terminal, and --wide shows all', () => {
     const report: Report = { title: 'T', meta: { file: '/a/very/long/path/'.repeat(8) }, sections: [{ title: 'S', notes: ['word '.repeat(60)], table: wideTable }] };
     expect(maxLineWidth(capture(report, {}, undefined))).toBeLessThanOrEqual(100);

@@ -1,6 +1,6 @@
 import { escapeXml } from './escape.js';
 import { columnAlign, formatCell, formatMeta, shownMeta } from './format.js';
-import { isInterval, type Plot, type Report, type Table } from './model.js';
+import { isInterval, type Cell, type Column, type Plot, type Report, type Table } from './model.js';
 import { renderIntervalPlot } from './svg-interval.js';
 import { renderMatrixPlot } from './svg-matrix.js';
 import { EXPLORER_CSS, explorerScriptSource, renderExplorer } from './explorer-html.js';
@@ -27,7 +27,12 @@ figcaption { font-weight: 600; margin-bottom: 4px; }
 table.data { border-collapse: collapse; margin: 10px 0; font-variant-numeric: tabular-nums; }
 table.data th, table.data td { padding: 4px 10px; border-bottom: 1px solid var(--line); white-space: nowrap; }
 table.data th { text-align: left; background: #eef1f5; white-space: normal; vertical-align: bottom; max-width: 150px; }
-div.table-wrap { overflow-x: auto; max-width: 100%; }
+/* A table still too wide scrolls inside its box, with a scrollbar drawn whether or not the system hides idle ones. */
+div.table-wrap { overflow-x: auto; max-width: 100%; scrollbar-width: thin; scrollbar-color: #8a94a3 #eef1f5; }
+table.data span.ci { color: var(--muted); }
+table.data.stacked span.ci { display: block; font-size: 12px; }
+/* ... and its text cells (names) may wrap, at hyphens first, only as far as the box needs. */
+table.data.stacked td:not(.r) { white-space: normal; }
 table.data td.r, table.data th.r { text-align: right; }
 table.data tbody tr:nth-child(even) { background: var(--stripe); }
 details > summary { cursor: pointer; color: var(--accent); margin: 8px 0; }
@@ -57,8 +62,37 @@ svg .cell-text.on-strong { fill: #fff; }
 svg .muted { fill: var(--muted); }
 `;
 
+/** The width a table's box has on the page (main's 1,180 px less its padding). */
+const BOX_PX = 1116;
+/** About the width of one character of the page's 14 px font (digits are tabular); a cell's padding. */
+const CHAR_PX = 7.8;
+const PAD_PX = 21;
+
+/** The rough width of a table whose intervals share the estimate's line (headers wrap at 150 px). */
+function estimatedWidth(table: Table): number {
+  return table.columns.reduce((sum, c) => {
+    const longestWord = Math.max(...c.header.split(/\s+/).map((w) => w.length));
+    const header = Math.min(150, Math.max(longestWord, Math.min(c.header.length, 12)) * CHAR_PX);
+    const cells = Math.max(0, ...table.rows.map((r) => formatCell(r[c.key], c).length)) * CHAR_PX;
+    return sum + Math.max(header, cells) + PAD_PX;
+  }, 0);
+}
+
+/**
+ * An interval's bracket in its own span: a table too wide for the page puts it under the estimate
+ * (`stacked`), which about halves each interval column, rather than pushing columns off-screen.
+ * The space before the span keeps the cell's text "80.4% [75.1, 85.4]" for copy and search.
+ */
+function intervalCell(cell: Cell, column: Column): string {
+  if (!isInterval(cell)) return escapeXml(formatCell(cell, column));
+  const text = formatCell(cell, column);
+  const cut = text.indexOf(' [');
+  return cut < 0 ? escapeXml(text) : `${escapeXml(text.slice(0, cut))} <span class="ci">${escapeXml(text.slice(cut + 1))}</span>`;
+}
+
 function renderTable(table: Table): string {
   const aligns = table.columns.map((c) => (columnAlign(c, table.rows) === 'right' ? ' class="r"' : ''));
+  const stacked = estimatedWidth(table) > BOX_PX && table.columns.some((c) => table.rows.some((r) => isInterval(r[c.key])));
   const head = table.columns.map((c, i) => `<th${aligns[i]}>${escapeXml(c.header)}</th>`).join('');
   const body = table.rows
     .map((row) => {
@@ -66,12 +100,12 @@ function renderTable(table: Table): string {
         const cell = row[c.key];
         // Interval method names go in the tooltip: useful, but too long for every cell.
         const title = isInterval(cell) && cell.method ? ` title="${escapeXml(cell.method)}"` : '';
-        return `<td${aligns[i]}${title}>${escapeXml(formatCell(cell, c))}</td>`;
+        return `<td${aligns[i]}${title}>${intervalCell(cell, c)}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;
     })
     .join('\n');
-  const html = `<div class="table-wrap"><table class="data"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+  const html = `<div class="table-wrap"><table class="data${stacked ? ' stacked' : ''}"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
   return table.rows.length > COLLAPSE_ROWS
     ? `<details><summary>Show all ${table.rows.length} rows</summary>${html}</details>`
     : html;

@@ -64,7 +64,17 @@ function hardWrap(text: string, width: number): string {
     .join('\n');
 }
 
-const shorten = (s: string, width: number): string => ([...s].length <= width ? s : [...s].slice(0, width - 1).join('') + '…');
+/** The narrowest a name gets before anything is wrapped: a name is shortened, never split over lines. */
+const MIN_NAME = 6;
+/** Below MIN_TEXT a name keeps its last characters too, which often tell a family apart (codes-1b, codes-7b). */
+const KEPT_TAIL = 2;
+
+const shorten = (s: string, width: number): string => {
+  const chars = [...s];
+  if (chars.length <= width) return s;
+  if (width >= MIN_TEXT || width < MIN_NAME) return chars.slice(0, width - 1).join('') + '…';
+  return chars.slice(0, width - 1 - KEPT_TAIL).join('') + '…' + chars.slice(-KEPT_TAIL).join('');
+};
 
 const isZeroOrEmpty = (c: Cell): boolean => c === null || c === undefined || c === '' || c === 0;
 
@@ -78,7 +88,8 @@ function shortenNames(cols: Col[], width: number, min: number): boolean {
     const cellWidth = (c: Col): number => Math.max(0, ...c.text.map(textWidth));
     const widest = text.reduce((a, b) => (cellWidth(b) > cellWidth(a) ? b : a));
     const target = cellWidth(widest) - 1;
-    widest.text = widest.text.map((t) => shorten(t, target));
+    // From the full names each time: shortening a shortened name would stack ellipses.
+    widest.text = widest.cells.map((cell, i) => (textWidth(widest.text[i]!) > target ? shorten(formatCell(cell, widest.column), target) : widest.text[i]!));
     widest.header = widest.header.split('\n').map((l) => shorten(l, Math.max(target, min))).join('\n');
     changed = true;
   }
@@ -141,15 +152,32 @@ export function fitTable(table: Table, width: number): FittedTable {
   }
   shortened = shortenNames(cols, width, MIN_TEXT) || shortened;
   if (fits()) return finish(shortened);
+  // Names go on shortening (keeping their ends) before any cell is split over lines: `supers…ql`, never `supersq` / `l`.
+  const shortNames = cols.map((c) => ({ text: c.text, header: c.header }));
+  for (const c of cols) if (c.align === 'left') c.text = c.cells.map((cell) => formatCell(cell, c.column));
+  const keep = shortenNames(cols, width, MIN_NAME);
+  // Only when that fits; otherwise wrapping the other columns is the lesser loss, and names stay at MIN_TEXT.
+  if (keep && fits()) return finish(true);
+  cols.forEach((c, i) => Object.assign(c, shortNames[i]));
   if (shortened) notes.push('long names shortened');
 
-  // 5. Cells wrapped: the widest column loses a character at a time, down to MIN_WRAP.
+  // 5. Cells wrapped: the widest column loses a character at a time, down to MIN_WRAP; a name column is
+  // shortened with an ellipsis instead, down to MIN_NAME, never split over lines.
   const widths = cols.map(contentWidth);
+  const isName = cols.map((c) => c.align === 'left');
   while (tableWidth(widths) > width) {
-    const i = widths.indexOf(Math.max(...widths));
-    if (widths[i]! <= MIN_WRAP) break;
+    const floor = (i: number): number => (isName[i] ? MIN_NAME : MIN_WRAP);
+    const candidates = widths.map((w, i) => (w > floor(i) ? w : -1));
+    const i = candidates.indexOf(Math.max(...candidates));
+    if (candidates[i]! < 0) break;
     widths[i]! -= 1;
   }
+  cols.forEach((c, i) => {
+    if (!isName[i] || contentWidth(c) <= widths[i]!) return;
+    c.text = c.cells.map((cell) => shorten(formatCell(cell, c.column), widths[i]!));
+    if (!shortened) notes.push('long names shortened');
+    shortened = true;
+  });
   // 6. Still too many columns: hide them from the right (the first one always stays).
   const dropped: string[] = [];
   while (tableWidth(widths) > width && cols.length > 1) {
