@@ -5,22 +5,21 @@ import { addReportOptions } from './report-options.js';
 import { FAIL_UNDER_DESCRIBE } from '../report/fail-under.js';
 import type { LeaderboardArgs } from './leaderboard-run.js';
 import { VERBS } from './verbs.js';
+import { withExamples } from './examples.js';
 
 /** `sqlboard leaderboard`'s flags and help; what it does (and all it loads) is in leaderboard-run.ts, loaded only to run it. */
 export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
   ...VERBS.leaderboard,
   builder: (y) =>
-    addReportOptions(
+    withExamples(addReportOptions(
       addOptionTable(y.positional('files', { type: 'string', array: true, describe: 'Per-item verdict files (JSONL from score/judge --items)' }), LEADERBOARD_OPTIONS)
         .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: accuracy (or ex), clean` })
         .epilogue(
           'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
             '(the report names it). "Indistinguishable from #1" = exact McNemar p >= 1 - confidence. ' +
             'With --flags (or --flawed/--error-rate), g* = z*2*sqrt(e)/N uses N = the number of tasks. ' +
-            'Put --csv/--md after the verdict files (or write --csv -): they take an optional FILE.',
-        )
-        .example('$0 leaderboard --board overall-ex.csv --n 1534 --flawed 564', 'Which BIRD gaps exceed the noise threshold')
-        .example('$0 leaderboard a.jsonl b.jsonl --flags frontier_spider.csv --html board.html', 'Per-item leaderboard with an HTML report'),
-    ) as unknown as Argv<LeaderboardArgs>,
+            'Put --csv/--md after the verdict files (or write --csv -): they take an optional FILE.\n',
+        ),
+    ), 'leaderboard') as unknown as Argv<LeaderboardArgs>,
   handler: async (argv) => (await import('./leaderboard-run.js')).runLeaderboard(argv),
 };

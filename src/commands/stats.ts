@@ -9,6 +9,7 @@ import { addOptionTable } from './option-table.js';
 import type { CommandResult } from '../api/types.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
+import { withExamples } from './examples.js';
 
 /*
  * `sqlboard stats <sub>`: each subcommand parses its flags, calls `stats` (src/api/stats.ts, which
@@ -95,7 +96,7 @@ const agreement: Sub<AgreementArgs> = {
 export const statsCommand: CommandModule<object, object> = {
   ...VERBS.stats,
   builder: (y) =>
-    y
+    withExamples(y, 'stats')
       .command(gap as unknown as CommandModule<object, object>)
       .command(prevalence as unknown as CommandModule<object, object>)
       .command(detector as unknown as CommandModule<object, object>)
