@@ -1,5 +1,5 @@
 /**
- * The CLI's exit codes, the one place that defines them (README "Exit codes" lists the same table).
+ * The CLI's exit codes, the one place that defines them (docs/reference.md "Exit codes" lists the same table).
  * CI pipelines branch on these, so a code's meaning never changes once released.
  */
 export const ExitCode = {

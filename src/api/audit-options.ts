@@ -38,7 +38,7 @@ export const AUDIT_OPTIONS = {
   'decision-plane': {
     type: 'boolean',
     default: false,
-    describe: 'Let the decision plane (per-agent CART reliability) compete with the label model for the flags; chosen only when it agrees better with held-out agents beyond chance; off by default (README)',
+    describe: 'Let the decision plane (per-agent CART reliability) compete with the label model for the flags; chosen only when it agrees better with held-out agents beyond chance; off by default (docs/commands/audit.md)',
   },
   timeout: { type: 'number', default: 30, describe: 'Per-query time limit in seconds' },
   store: { type: 'string', default: DEFAULT_STORE, describe: 'Run store (SQLite) that makes runs resumable' },

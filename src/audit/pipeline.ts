@@ -29,7 +29,7 @@ import type { AuditInputs, AuditOptions, TaskFlag, Verdict } from './types.js';
  *    wins, it is trained on the high-confidence set (top k per class of the label model's
  *    pseudo-labels) and its ranking, cut at the label model's prevalence, makes the flags;
  *    when the label model wins, its flags stand. Off by default: on SALUS's labels and the
- *    injected-error benchmark the plane does not beat the label model (README).
+ *    injected-error benchmark the plane does not beat the label model (docs/commands/audit.md).
  * It receives no labels (AuditInputs has no field for them); scoring against a labelled
  * sample happens afterwards in evaluate.ts, the only module that reads labels.
  */

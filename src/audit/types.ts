@@ -43,7 +43,7 @@ export interface AuditOptions {
    * configurations are scored by agreement with held-out agents (plane-selection.ts), and a
    * plane is used only when its lead is beyond chance. Off by default: the selection rarely
    * picks a plane, and on SALUS's labels and the injected-error benchmark the plane's flags
-   * are no better than the label model's (README).
+   * are no better than the label model's (docs/commands/audit.md).
    */
   decisionPlane?: boolean;
 }

@@ -7,13 +7,16 @@ import type { LeaderboardArgs } from './leaderboard-run.js';
 import { VERBS } from './verbs.js';
 import { withExamples } from './examples.js';
 
+/** `--fail-under`'s help on leaderboard (also in docs/commands/leaderboard.md). */
+export const LEADERBOARD_FAIL_UNDER = `${FAIL_UNDER_DESCRIBE}; metrics: accuracy (or ex), clean`;
+
 /** `sqlboard leaderboard`'s flags and help; what it does (and all it loads) is in leaderboard-run.ts, loaded only to run it. */
 export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
   ...VERBS.leaderboard,
   builder: (y) =>
     withExamples(addReportOptions(
       addOptionTable(y.positional('files', { type: 'string', array: true, describe: 'Per-item verdict files (JSONL from score/judge --items)' }), LEADERBOARD_OPTIONS)
-        .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: accuracy (or ex), clean` })
+        .option('fail-under', { type: 'string', array: true, describe: LEADERBOARD_FAIL_UNDER })
         .epilogue(
           'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
             '(the report names it). "Indistinguishable from #1" = exact McNemar p >= 1 - confidence. ' +

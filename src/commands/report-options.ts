@@ -2,13 +2,17 @@ import type { Argv } from 'yargs';
 import type { ReportOptions } from '../report/output.js';
 import { DEFAULT_COLUMNS } from '../report/default-columns.js';
 
+/** Every command's output flags (also listed by docs/commands/, scripts/gen-docs.ts). */
+export const REPORT_OPTIONS = {
+  json: { type: 'boolean', describe: "Print the command's JSON result on stdout (nothing else)" },
+  csv: { type: 'string', describe: 'Write the main table as CSV to FILE (stdout if no FILE)' },
+  md: { type: 'string', describe: 'Write the report as Markdown to FILE (stdout if no FILE)' },
+  html: { type: 'string', describe: 'Write a self-contained HTML report to FILE' },
+  wide: { type: 'boolean', describe: `Terminal tables at full width (default: fit the terminal, ${DEFAULT_COLUMNS} columns when not one)` },
+} as const;
+
 /** Adds --json, --csv [FILE], --md [FILE], --html FILE, --wide to a command's builder. */
 export function addReportOptions<T>(y: Argv<T>): Argv<T & ReportOptions> {
-  return y
-    .option('json', { type: 'boolean', describe: "Print the command's JSON result on stdout (nothing else)" })
-    .option('csv', { type: 'string', describe: 'Write the main table as CSV to FILE (stdout if no FILE)' })
-    .option('md', { type: 'string', describe: 'Write the report as Markdown to FILE (stdout if no FILE)' })
-    .option('html', { type: 'string', describe: 'Write a self-contained HTML report to FILE' })
-    .option('wide', { type: 'boolean', describe: `Terminal tables at full width (default: fit the terminal, ${DEFAULT_COLUMNS} columns when not one)` })
-    .group(['json', 'csv', 'md', 'html', 'wide'], 'Output:') as unknown as Argv<T & ReportOptions>;
+  for (const [name, spec] of Object.entries(REPORT_OPTIONS)) y = y.option(name, { ...spec }) as unknown as Argv<T>;
+  return y.group(Object.keys(REPORT_OPTIONS), 'Output:') as unknown as Argv<T & ReportOptions>;
 }

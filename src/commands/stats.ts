@@ -93,6 +93,15 @@ const agreement: Sub<AgreementArgs> = {
 
 // ---- the verb ---------------------------------------------------------------------------
 
+/** The subcommands, in help order (docs/commands/stats.md lists them from here). */
+export const STATS_SUBCOMMANDS = [
+  { command: gap.command as string, describe: gap.describe as string, options: GAP_OPTIONS },
+  { command: prevalence.command as string, describe: prevalence.describe as string, options: PREVALENCE_OPTIONS },
+  { command: detector.command as string, describe: detector.describe as string, options: DETECTOR_OPTIONS },
+  { command: interval.command as string, describe: interval.describe as string, options: INTERVAL_OPTIONS },
+  { command: agreement.command as string, describe: agreement.describe as string, options: AGREEMENT_OPTIONS },
+];
+
 export const statsCommand: CommandModule<object, object> = {
   ...VERBS.stats,
   builder: (y) =>

@@ -4,7 +4,7 @@ import { bootstrapInterval } from '../stats/bootstrap.js';
 import { wilson, type Interval } from '../stats/intervals.js';
 import type { Column, Section } from './model.js';
 
-/** Display names and whose definition each metric follows (the README's metric table says more). */
+/** Display names and whose definition each metric follows (docs/commands/score.md's metric table says more). */
 export const METRIC_LABEL: Record<ContinuousMetric, string> = { 'soft-f1': 'Soft-F1', em: 'EM', ves: 'VES', 'r-ves': 'R-VES' };
 
 /** The continuous metrics a run computed, in report order. */
