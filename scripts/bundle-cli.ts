@@ -99,7 +99,7 @@ const __ownUrl = __installedFileUrl(import.meta.url, ${JSON.stringify(name)}, ${
  * require() only when the require runs).
  * - string-width (yargs' help layout, cli-table3's cells) builds an Intl.Segmenter and compiles
  *   `\p{RGI_Emoji}` when imported: loading ICU's segmentation data cost more than the rest of
- *   `sqlboard --help` (README "Benchmarks"). Its wrapper measures narrow text itself
+ *   `sqlboard --help` (docs/performance.md "Benchmarks"). Its wrapper measures narrow text itself
  *   (scripts/narrow-text.ts: one column per character in every copy), so most runs never load it.
  * - cliui (with wrap-ansi, ansi-styles and string-width) lays out yargs' help and error text, which
  *   a command that runs does not print.

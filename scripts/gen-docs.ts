@@ -84,8 +84,14 @@ export const PAGES: Page[] = [
   { file: 'batch-status.md', examples: 'batch status', sections: [{ usage: 'sqlboard batch status [options]', describe: "Lists the run store's provider batches with their last polled state (no request is made)", options: BATCH_STATUS_OPTIONS }] },
 ];
 
-/** A table cell: pipes escaped, one line. */
-const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+/** Help text as Markdown: one line, pipes escaped, `<db_id>` shown as text rather than read as HTML. */
+const cell = (s: string): string =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
 
 function kind(spec: OptionSpec): string {
   const base = spec.choices ? spec.choices.map((c) => `\`${c}\``).join(', ') : (spec.type ?? 'string');
