@@ -37,7 +37,8 @@ interface Section {
 interface Page {
   file: string;
   sections: Section[];
-  examples: ExampleVerb;
+  /** Whose --help examples the page shows (stats: the verb's and each subcommand's). */
+  examples: ExampleVerb | ExampleVerb[];
 }
 
 const withFailUnder = (table: OptionTable, describe: string): OptionTable => ({ ...table, 'fail-under': { type: 'string', array: true, describe } });
@@ -61,7 +62,7 @@ export const PAGES: Page[] = [
   { file: 'audit.md', examples: 'audit', sections: [{ usage: 'sqlboard audit [options]', describe: VERBS.audit.describe, options: AUDIT_OPTIONS }] },
   {
     file: 'stats.md',
-    examples: 'stats',
+    examples: ['stats', 'stats gap', 'stats prevalence', 'stats detector', 'stats interval', 'stats agreement'],
     sections: STATS_SUBCOMMANDS.map((s) => ({
       usage: `sqlboard stats ${s.command} [options]`,
       describe: s.describe,
@@ -127,7 +128,9 @@ export function generated(page: Page): string {
   if (multiple) lines.push('## Usage', '');
   for (const s of page.sections) lines.push(...renderSection(s, multiple));
   lines.push('## Examples', '', 'In the sqlboard folder, offline, on the bundled data (the same as `--help` shows):', '', '```sh');
-  (HELP_EXAMPLES[page.examples] as HelpExample[]).forEach((e, i) => {
+  const verbs = Array.isArray(page.examples) ? page.examples : [page.examples];
+  const examples = verbs.flatMap((v) => HELP_EXAMPLES[v] as HelpExample[]).filter((e, i, all) => all.findIndex((x) => x.command === e.command) === i);
+  examples.forEach((e, i) => {
     if (i > 0) lines.push('');
     lines.push(`# ${e.description}`, ...shellLines(e.command, ''));
   });

@@ -56,6 +56,29 @@ export const HELP_EXAMPLES = {
     { command: '$0 stats interval --k 803 --n 1034', description: 'Wilson and Clopper–Pearson intervals for 803 of 1,034 correct' },
     { command: '$0 stats detector --tp 40 --fp 10 --fn 20 --tn 130', description: 'A gold-error detector against labels: precision, recall, F1, MCC and their floors' },
   ],
+  'stats gap': [
+    { command: '$0 stats gap --n 1534 --flawed 564', description: 'g* for BIRD dev with SALUS\'s 564 flawed tasks' },
+    { command: '$0 stats gap --n 1034 --error-rate 0.25 --confidence 0.99', description: 'From an error rate instead, at 99%' },
+  ],
+  'stats prevalence': [
+    { command: '$0 stats prevalence --n 1034 --flagged 258 --tp 40 --fp 10 --fn 20 --tn 130', description: 'The error rate implied by 258 flags and a labelled sample of the detector' },
+  ],
+  'stats detector': [
+    { command: '$0 stats detector --tp 40 --fp 10 --fn 20 --tn 130', description: 'Precision, recall, F1, MCC, specificity and their floors' },
+  ],
+  'stats interval': [
+    { command: '$0 stats interval --k 803 --n 1034', description: 'Wilson and Clopper–Pearson intervals' },
+    {
+      command: `$0 score --system ${C3} --metric ex,soft-f1 --items c3.jsonl > /dev/null && $0 stats interval --items c3.jsonl --metric soft-f1`,
+      description: 'A bootstrap interval of a continuous metric from score --items',
+    },
+  ],
+  'stats agreement': [
+    {
+      command: `$0 score --system ${C3} --items c3.jsonl > /dev/null && $0 score --system din-sql=data/spider/predictions/din-sql/DIN-SQL.csv --items din-sql.jsonl > /dev/null && $0 stats agreement c3.jsonl din-sql.jsonl`,
+      description: "How alike two label files are (here two systems' EX verdicts): κ, MCC, accuracy",
+    },
+  ],
   'import rose': [
     { command: `$0 import rose ${EX}/rose-run --system backbone-a`, description: 'A ROSE output directory (here a hand-written one) as per-item verdicts' },
     {

@@ -9,7 +9,7 @@ import { addOptionTable } from './option-table.js';
 import type { CommandResult } from '../api/types.js';
 import { apiOptions } from './api-options.js';
 import { VERBS } from './verbs.js';
-import { withExamples } from './examples.js';
+import { examplesText, withExamples } from './examples.js';
 
 /*
  * `sqlboard stats <sub>`: each subcommand parses its flags, calls `stats` (src/api/stats.ts, which
@@ -35,7 +35,7 @@ type GapArgs = ParsedOptions<typeof GAP_OPTIONS>;
 const gap: Sub<GapArgs> = {
   command: 'gap',
   describe: "SALUS's noise bound on accuracy gaps: sigma_gap = 2*sqrt(e)/N and threshold g* = z*sigma_gap",
-  builder: (y) => withReport<GapArgs>(addOptionTable(y, GAP_OPTIONS)),
+  builder: (y) => withExamples(withReport<GapArgs>(addOptionTable(y, GAP_OPTIONS)), 'stats gap'),
   handler: (argv) => emit(argv, {}, (statistics) => statistics({ ...apiOptions(argv), statistic: 'gap' })),
 };
 
@@ -46,7 +46,7 @@ type PrevalenceArgs = ParsedOptions<typeof PREVALENCE_OPTIONS>;
 const prevalence: Sub<PrevalenceArgs> = {
   command: 'prevalence',
   describe: 'Rogan–Gladen calibrated error rate from a flag rate and the detector’s labelled confusion table',
-  builder: (y) => withReport<PrevalenceArgs>(addOptionTable(y, PREVALENCE_OPTIONS)),
+  builder: (y) => withExamples(withReport<PrevalenceArgs>(addOptionTable(y, PREVALENCE_OPTIONS)), 'stats prevalence'),
   handler: (argv) => emit(argv, {}, (statistics) => statistics({ ...apiOptions(argv), statistic: 'prevalence' })),
 };
 
@@ -57,7 +57,7 @@ type DetectorArgs = ParsedOptions<typeof DETECTOR_OPTIONS>;
 const detector: Sub<DetectorArgs> = {
   command: 'detector',
   describe: 'Error-detector quality (positive = error) with its flag-everything and random floors',
-  builder: (y) => withReport<DetectorArgs>(addOptionTable(y, DETECTOR_OPTIONS)),
+  builder: (y) => withExamples(withReport<DetectorArgs>(addOptionTable(y, DETECTOR_OPTIONS)), 'stats detector'),
   handler: (argv) => emit(argv, {}, (statistics) => statistics({ ...apiOptions(argv), statistic: 'detector' })),
 };
 
@@ -68,7 +68,7 @@ type IntervalArgs = ParsedOptions<typeof INTERVAL_OPTIONS>;
 const interval: Sub<IntervalArgs> = {
   command: 'interval',
   describe: 'Wilson and Clopper–Pearson intervals for K successes in N trials; or bootstrap intervals of a continuous metric from score --items',
-  builder: (y) => withReport<IntervalArgs>(addOptionTable(y, INTERVAL_OPTIONS)),
+  builder: (y) => withExamples(withReport<IntervalArgs>(addOptionTable(y, INTERVAL_OPTIONS)), 'stats interval'),
   handler: (argv) => emit(argv, { '--items': argv.items }, (statistics) => statistics({ ...apiOptions(argv), statistic: 'interval' })),
 };
 
@@ -87,7 +87,7 @@ const agreement: Sub<AgreementArgs> = {
           .positional('b', { type: 'string', demandOption: true, describe: 'Second label file' }),
         AGREEMENT_OPTIONS,
       ),
-    ),
+    ).epilogue(examplesText('stats agreement')),
   handler: (argv) => emit(argv, { 'label file': [argv.a, argv.b] }, (statistics) => statistics({ ...apiOptions(argv), statistic: 'agreement' })),
 };
 
