@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { HELP_EXAMPLES, type HelpExample } from '../src/commands/examples.js';
 import { readmeBlocks, recipeFolder, runShell } from './helpers/readme-blocks.js';
 
@@ -11,6 +12,7 @@ import { readmeBlocks, recipeFolder, runShell } from './helpers/readme-blocks.js
  */
 const where = recipeFolder();
 const blocks = readmeBlocks();
+afterAll(() => rmSync(where.cwd, { recursive: true, force: true }));
 
 describe('README recipes', () => {
   it('has the blocks the README promises: install, Spider, BIRD, two leaderboards, validation', () => {

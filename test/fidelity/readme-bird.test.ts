@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED } from '../helpers/cli.js';
@@ -36,5 +36,6 @@ describe('README BIRD recipe (on ../shared)', () => {
     expect(r.out).toContain('448 tasks on 10 unusable databases were not scored');
     const printed = new Set(r.out.split('\n').map((l) => l.trimEnd()));
     for (const line of block!.expected) expect(printed.has(line), `README line not printed: ${line}\n${r.out}`).toBe(true);
+    rmSync(where.cwd, { recursive: true, force: true });
   }, 300_000);
 });
