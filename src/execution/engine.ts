@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { assertDqs } from './dqs-check.js';
 import { databaseFile, dbIdProblem, sqliteFileProblem, testSuiteFiles } from './database-file.js';
 import { ExecutionStore } from './result-store.js';
 import { PREVIEW_ROWS, previewOf, type ResultPreview } from './result-preview.js';
@@ -121,6 +122,8 @@ export class ExecutionEngine {
     if (!(Number.isFinite(memoryMb) && memoryMb >= MIN_MEMORY_MB)) {
       throw new UserError(`--max-memory-mb must be at least ${MIN_MEMORY_MB} (an execution process needs about 100 MB before it runs anything)`);
     }
+    // Before any process starts: a SQLite that cannot read double-quoted strings as the official one never scores.
+    assertDqs();
     const workers = this.workerCount(opts.workers, memoryMb);
     this.pool = new ProcessPool({
       size: workers,

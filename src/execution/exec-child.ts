@@ -5,6 +5,7 @@
  * JavaScript, and a worker thread cannot be terminated then, but a process can always be killed.
  */
 import Database from 'better-sqlite3';
+import { dqsExtensionFile, openForQueries } from './dqs.js';
 import { KERNEL_WATCHED } from './parent-death.js';
 import { digestQuery } from './digest-query.js';
 import { prepareOnly, runQuery } from './run-query.js';
@@ -17,11 +18,13 @@ import { toWire } from './wire-result.js';
 Error.stackTraceLimit = 0;
 
 const connections = new Map<string, Database.Database>();
+/** This process's file is in this package (dist/cli/, dist/src/execution/ or src/execution/). */
+const DQS_EXTENSION = dqsExtensionFile(process.argv[1]!);
 
 function connection(path: string): Database.Database {
   let db = connections.get(path);
   if (!db) {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openForQueries(Database, path, DQS_EXTENSION);
     holdLock(db);
     connections.set(path, db);
   }

@@ -17,9 +17,11 @@ import { guardStore } from '../store/store-failure.js';
  * may be kept without its rows, ROWS_NOT_KEPT, which an older reader would have taken for JSON; 6: the
  * row-set digest hashes the row length and the joined keys; 7: it hashes the distinct rows as
  * canonical JSON in a sampled order instead, row-set.ts; 8: bytes in that JSON as base64, integers
- * from 2^64 that a double equals as its digits).
+ * from 2^64 that a double equals as its digits; 9: double-quoted names resolved by SQLite itself,
+ * reference by reference, dqs.ts, where a rewriter had made every occurrence of a name a string once
+ * one of them failed to resolve).
  */
-export const RESULT_FORMAT = 8;
+export const RESULT_FORMAT = 9;
 /**
  * What a store written before older-formats.ts's record holds: RESULT_FORMAT 8, except for keys of
  * another length than KEY_CHARS (the 64 hex characters of before), which no lookup finds.

@@ -6,6 +6,7 @@ import { meanScore } from './metric-means.js';
 import type { TimingReply, TimingRequest } from './timing-protocol.js';
 import type { VesTiming } from './ves.js';
 import { trackTimingProcess } from './timing-processes.js';
+import { assertDqs } from './dqs-check.js';
 
 const isSource = import.meta.url.endsWith('.ts');
 const CHILD = fileURLToPath(new URL(`./timing-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
@@ -26,6 +27,7 @@ class Timer {
   private nextId = 0;
 
   private start(): void {
+    assertDqs();
     const child = fork(CHILD, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: isSource ? ['--import', 'tsx'] : [] });
     this.child = child;
     trackTimingProcess(child);
