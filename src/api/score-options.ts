@@ -27,6 +27,7 @@ export const SCORE_OPTIONS = {
     describe: 'Gold-error flags CSV (task_id,predicted_label; 0 = wrong gold): adds accuracy on the clean subset (default with the bundled data: its audit flags)',
   },
   workers: { type: 'number', describe: 'Most parallel execution processes (default: one per core; more than one start only when the queued work is worth them)' },
+  db: { type: 'string', array: true, describe: 'Score only the tasks of these databases: NAME,… (db_ids, comma-separated or repeated)' },
   'skip-missing-db': { type: 'boolean', default: false, describe: 'Score the tasks whose database can be used and list the skipped ones (exit 3), instead of stopping' },
   by: { type: 'string', choices: ['db'], describe: 'Also break the scores down per database (table, --json byDb, CSV, Markdown, HTML)' },
   metric: {
