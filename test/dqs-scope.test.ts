@@ -9,8 +9,8 @@ import { ROOT, runCli } from './helpers/cli.js';
 
 /*
  * Double-quoted names, reference by reference, against the verdicts of Python's sqlite3 (what the
- * official evaluators run on) recorded in test/fixtures/dqs-scope.json by test/fixtures/dqs-scope.py
- * (its "recorded_with" says which Python and SQLite). The queries run on the bundled Spider
+ * official evaluators run on) recorded in test/fixtures/dqs-scope.json
+ * (test/fixtures/python-sqlite.py; its "recorded_with" says which Python and SQLite). The queries run on the bundled Spider
  * database poker_player through the execution engine, as score runs them.
  */
 interface Case {

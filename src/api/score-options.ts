@@ -35,6 +35,10 @@ export const SCORE_OPTIONS = {
     array: true,
     describe: 'Metrics, comma-separated: ex, soft-f1, em, ves, r-ves (default: ex,soft-f1 for BIRD questions, ex,em for Spider; ves and r-ves are slow, opt-in)',
   },
+  'sqlite-compat': {
+    type: 'string',
+    describe: "Refuse the SQL functions this SQLite has beyond an older one's, with its error (3.40: the official evaluators' 3.40.1; docs/sqlite.md)",
+  },
   tables: { type: 'string', describe: "Spider tables.json for em's foreign-key maps (default: tables.json beside the questions)" },
   'ves-reps': { type: 'number', default: 100, describe: 'ves / r-ves: timed executions of each query (official: 100)' },
 } as const satisfies OptionTable;

@@ -74,6 +74,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     maxMemoryMb: o.maxMemoryMb,
     store,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+    ...(opts.sqliteCompat !== undefined ? { sqliteCompat: opts.sqliteCompat } : {}),
   });
   const notes: string[] = [...engine.notes];
   const release = opts.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
@@ -132,7 +133,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     const wantsVes = metrics.includes('ves') || metrics.includes('r-ves');
     const vesReps = o.vesReps;
     if (wantsVes) atLeast('ves-reps', vesReps, 2);
-    const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
+    const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db), ...(engine.compat ? { compat: engine.compat } : {}) } : undefined;
     // Spider hardness levels too: a re-run parses no gold for them.
     const hardness = new HardnessStore(store);
     run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, keepRows, hardness, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
@@ -190,7 +191,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
       metrics: { ex: s.accuracy, clean: s.clean?.accuracy, ...Object.fromEntries(Object.entries(s.metrics).map(([m, v]) => [m, v.mean])) },
     })),
     partial: skipped.map((d) => `skipped database ${d.dbId} (${d.tasks} tasks): ${d.problem}`),
-  }, { command: 'score', options: opts, started, databases });
+  }, { command: 'score', options: opts, started, databases, sqlite: engine.sqlite });
   if (opts.items) writeMetaBeside('--items', opts.items, result);
   return result;
 }

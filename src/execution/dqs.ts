@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { applyCompat, type SqliteCompat } from './sqlite-compat.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -57,15 +58,19 @@ export function dqsUnavailable(reason: string): string {
 }
 
 /**
- * Opens a benchmark database read-only, as every query runs on it: with double-quoted strings on.
- * Throws when they cannot be (the parent checked before any process started, dqs-check.ts).
+ * Opens a benchmark database read-only, as every query runs on it: with double-quoted strings on,
+ * and limited to an older SQLite's functions under --sqlite-compat (`compat`). Throws when
+ * double-quoted strings cannot be on (the parent checked before any process started, sqlite-check.ts).
  */
-export function openForQueries(Db: typeof Database, path: string, extension: string): Database.Database {
+export function openForQueries(Db: typeof Database, path: string, extension: string, compat?: SqliteCompat): Database.Database {
   const db = new Db(path, { readonly: true, fileMustExist: true });
-  const failed = enableDqs(db, extension);
-  if (failed !== undefined) {
+  try {
+    const failed = enableDqs(db, extension);
+    if (failed !== undefined) throw new Error(dqsUnavailable(failed));
+    applyCompat(db, compat);
+  } catch (e) {
     db.close();
-    throw new Error(dqsUnavailable(failed));
+    throw e;
   }
   return db;
 }

@@ -160,9 +160,11 @@ export class ExecutionStore {
    * took 91 ms of CPU instead of 108 ms (medians of 10), its closing checkpoint 2 ms instead of 5.
    * Stores keyed in hex before are not found by these keys: their queries run once more.
    */
-  static key(dbSha: string, sql: string, maxRows: number, maxBytes: number): string {
+  static key(dbSha: string, sql: string, maxRows: number, maxBytes: number, variant = ''): string {
     // One-shot hash(): a re-run keys thousands of queries, and a Hash object per key cost twice as much.
-    return hash('sha256', `${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`, 'base64url').slice(0, KEY_CHARS);
+    // `variant`: what else decides the result (--sqlite-compat); none keeps the keys of before.
+    const text = `${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`;
+    return hash('sha256', variant === '' ? text : `${variant}\n${text}`, 'base64url').slice(0, KEY_CHARS);
   }
 
   /**

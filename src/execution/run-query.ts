@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { significantTokens, unquote } from '../sql/tokenize.js';
 import { pythonSqliteRefusal } from './python-sqlite-input.js';
+import { compatMessage } from './sqlite-compat.js';
 import type { Cell, ExecResult } from './types.js';
 import { markUndecodable } from './undecodable-text.js';
 
@@ -196,6 +197,6 @@ function prepareStatement(db: Database.Database, sql: string): Database.Statemen
     if (/more than one statement/.test(msg)) {
       throw new QueryError('refused: several statements in one query (only one SELECT may run)');
     }
-    throw new QueryError(msg);
+    throw new QueryError(compatMessage(msg));
   }
 }

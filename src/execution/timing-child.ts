@@ -19,8 +19,9 @@ process.on('SIGTERM', () => {});
 process.on('message', (msg: TimingRequest) => {
   let reply: TimingReply;
   try {
-    let db = connections.get(msg.dbPath);
-    if (!db) connections.set(msg.dbPath, (db = openForQueries(Database, msg.dbPath, DQS_EXTENSION)));
+    const key = msg.compat ? `${msg.compat.version}\n${msg.dbPath}` : msg.dbPath;
+    let db = connections.get(key);
+    if (!db) connections.set(key, (db = openForQueries(Database, msg.dbPath, DQS_EXTENSION, msg.compat)));
     const run = (sql: string): void => {
       const r = runQuery(db, sql, msg.maxRows);
       if (r.status !== 'ok') throw new Error(r.error ?? 'execution failed');
