@@ -59,6 +59,11 @@ describe("issue 31's reproducer on Spider's poker_player, scored end to end", ()
     expect(r.code, r.stderr).toBe(0);
     const got = readFileSync(items, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { correct: boolean; softF1: number });
     expect(got.map((i) => [i.correct, i.softF1])).toEqual([[false, 0], [true, 1]]);
+    // The provenance says which SQLite decided: better-sqlite3's, compiled without DQS and run with it.
+    const { meta } = JSON.parse(readFileSync(`${items}.meta.json`, 'utf8')) as { meta: { sqlite: { version: string; compileOptions: string[]; doubleQuotedStrings: boolean } } };
+    expect(meta.sqlite.version).toBe(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get());
+    expect(meta.sqlite.compileOptions).toContain('DQS=0');
+    expect(meta.sqlite.doubleQuotedStrings).toBe(true);
   }, 60_000);
 });
 
