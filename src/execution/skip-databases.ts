@@ -10,11 +10,15 @@ export interface SkippedDatabase {
   problem: string;
 }
 
-/** The databases of `bench` that the engine cannot use, with the first task of each; their tasks counted per database. */
+/**
+ * The databases of `bench` that the engine cannot use, each with the engine's message (naming the
+ * first task that needs it when `naming`); the tasks counted per database.
+ */
 function unusableDatabases(
   bench: Benchmark,
   engine: Pick<ExecutionEngine, 'dbPath' | 'folderFiles'>,
   folders: boolean,
+  naming = false,
 ): { problems: Map<string, string>; counts: Map<string, number> } {
   const problems = new Map<string, string>();
   const counts = new Map<string, number>();
@@ -22,8 +26,9 @@ function unusableDatabases(
     counts.set(t.dbId, (counts.get(t.dbId) ?? 0) + 1);
     if (counts.get(t.dbId)! > 1) continue;
     try {
-      if (folders) engine.folderFiles(t.dbId, t.id);
-      else engine.dbPath(t.dbId, t.id);
+      const taskId = naming ? t.id : undefined;
+      if (folders) engine.folderFiles(t.dbId, taskId);
+      else engine.dbPath(t.dbId, taskId);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.set(t.dbId, e.message);
@@ -37,7 +42,7 @@ function unusableDatabases(
  * with the engine's message and the ways to go on (how many others cannot be used either).
  */
 export function requireUsableDatabases(bench: Benchmark, engine: Pick<ExecutionEngine, 'dbPath' | 'folderFiles'>, folders = false): void {
-  const { problems, counts } = unusableDatabases(bench, engine, folders);
+  const { problems, counts } = unusableDatabases(bench, engine, folders, true);
   if (problems.size === 0) return;
   const [first] = problems.values();
   const tasks = [...problems.keys()].reduce((n, db) => n + counts.get(db)!, 0);
