@@ -92,12 +92,12 @@ describe('predictions in the formats found in the wild', () => {
     expect(asIs.byTask.get('0')!.sql).toBe('COUNT(*) FROM singer;');
     expect(asIs.repairs).toEqual({});
     expect(asIs.notes).toEqual([
-      '1034 predictions start with neither a statement keyword nor a comment (a "SELECT " left out?); they run as given, as in the official evaluators (--repair restore-select prepends it)',
+      '1034 predictions start with neither a statement keyword nor a comment: 1034 read as a SELECT list without its keyword (a "SELECT " left out?), e.g. task 0: "COUNT(*) FROM singer;"; they run as given, as in the official evaluators (--repair restore-select prepends "SELECT " to all 1034)',
     ]);
     const s = loadPredictions(join(P, 'structgpt', 'output_wo_icl_v1.jsonl'), spider, 'structgpt', { repairs: ['restore-select'] });
     expect(s.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer;');
     expect(s.repairs).toEqual({ 'restore-select': 1034 });
-    expect(s.notes).toEqual(['repair restore-select: "SELECT " prepended to 1034 predictions']);
+    expect(s.notes).toEqual(['repair restore-select: "SELECT " prepended to 1034 predictions: 1034 read as a SELECT list without its keyword (a "SELECT " left out?), e.g. task 0: "COUNT(*) FROM singer;"']);
     const l = loadPredictions(join(P, 'chatgpt-zero-shot-liu2023', 'predict.json'), spider, 'liu', { repairs: ['restore-select'] });
     expect(l.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer');
   });

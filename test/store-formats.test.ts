@@ -14,10 +14,12 @@ import { HARDNESS_FORMAT } from '../src/execution/hardness-store.js';
 import type { WireResult } from '../src/execution/pool-protocol.js';
 import { ExecutionStore, RESULT_FORMAT } from '../src/execution/result-store.js';
 import { runQuery } from '../src/execution/run-query.js';
+import { enableDqs } from '../src/execution/dqs.js';
 import { toWire } from '../src/execution/wire-result.js';
 import { spiderHardness } from '../src/sql/spider-hardness.js';
 import { openRunStore } from '../src/store/run-store.js';
 import { SPIDER } from './helpers/cli.js';
+import { DQS_EXTENSION, openAsExecuted } from './helpers/spider-db.js';
 
 /**
  * The run store's kept results are keyed by a format number (RESULT_FORMAT, EM_FORMAT,
@@ -56,6 +58,13 @@ function check(name: 'result' | 'em' | 'hardness', constant: string, where: stri
 }
 
 const DB_ROOT = join(SPIDER, 'database');
+
+/** An in-memory connection for the edge values, with double-quoted strings on as every execution connection. */
+function inMemory(): Database.Database {
+  const db = new Database(':memory:');
+  expect(enableDqs(db, DQS_EXTENSION)).toBeUndefined();
+  return db;
+}
 const SYSTEMS = ['predictions/c3/predicted_sql.txt', 'predictions/resdsql/RESDSQL_3B.sql'];
 
 /** Cells at the edges of what the stored form and the digest spell: numbers, text, bytes, errors, repeats. */
@@ -84,7 +93,7 @@ describe('the run store\'s formats', () => {
     const connections = new Map<string, Database.Database>();
     const connection = (dbId: string): Database.Database => {
       let db = connections.get(dbId);
-      if (!db) connections.set(dbId, (db = dbId === ':edge:' ? new Database(':memory:') : new Database(databaseFile(DB_ROOT, dbId), { readonly: true })));
+      if (!db) connections.set(dbId, (db = dbId === ':edge:' ? inMemory() : openAsExecuted(databaseFile(DB_ROOT, dbId))));
       return db;
     };
     const save = (dbId: string, sql: string, maxRows: number, result: WireResult): void =>

@@ -1,3 +1,4 @@
+import type { SqliteInUse } from '../execution/sqlite-check.js';
 import { parseLlmAgentSpecs } from '../audit/agent-specs.js';
 import { generateAgentPredictions, type LlmAgentsResult } from '../audit/agents.js';
 import { evaluateAudit, readGoldErrorLabels, type Evaluation } from '../audit/evaluate.js';
@@ -66,6 +67,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
   let llm: LlmAgentsResult | undefined;
   let executionMs = 0;
   let databases: Record<string, string>;
+  let sqlite: SqliteInUse | undefined;
   try {
     engine.checkDatabases(bench.tasks);
     if (llmSpecs.length > 0) {
@@ -95,6 +97,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
     inputs = await executeForAudit(bench, agents, engine, (d, t) => opts.onProgress?.('executing', d, t));
     executionMs = performance.now() - t0;
     databases = await engine.databaseHashes();
+    sqlite = engine.sqlite;
   } finally {
     release();
     await engine.close();
@@ -121,6 +124,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
     options: opts,
     started,
     databases,
+    ...(sqlite ? { sqlite } : {}),
     // Every LLM agent writes with prompts/agent.md.
     prompts: llmAgents.length ? { agent: llmAgents[0]!.promptHash } : {},
     models: llmAgents.map((a) => ({ role: `agent ${a.name}`, provider: a.provider, model: a.resolvedModel ?? a.model })),

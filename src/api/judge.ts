@@ -122,6 +122,7 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
       options: opts,
       started,
       databases: await engine.databaseHashes(),
+      sqlite: engine.sqlite,
       prompts: promptHashes([prover, refuter, refuterMatch]),
       models: [{ role: 'judge', provider: opts.provider, model: run.judge }],
     };

@@ -39,6 +39,8 @@ export interface RunRecord {
   prompts?: Record<string, string>;
   models?: Provenance['models'];
   seed?: number;
+  /** The SQLite that ran the queries (ExecutionEngine.sqlite), for a command that runs any. */
+  sqlite?: Provenance['sqlite'];
 }
 
 /**
@@ -54,6 +56,7 @@ export function withProvenance<R extends CommandResult>(result: R, run: RunRecor
     ...(run.prompts && Object.keys(run.prompts).length ? { prompts: run.prompts } : {}),
     ...(run.models?.length ? { models: run.models } : {}),
     ...(run.seed !== undefined ? { seed: run.seed } : {}),
+    ...(run.sqlite ? { sqlite: run.sqlite } : {}),
     startedAt: run.started.toISOString(),
     endedAt: new Date().toISOString(),
   };

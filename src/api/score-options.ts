@@ -27,12 +27,17 @@ export const SCORE_OPTIONS = {
     describe: 'Gold-error flags CSV (task_id,predicted_label; 0 = wrong gold): adds accuracy on the clean subset (default with the bundled data: its audit flags)',
   },
   workers: { type: 'number', describe: 'Most parallel execution processes (default: one per core; more than one start only when the queued work is worth them)' },
+  db: { type: 'string', array: true, describe: 'Score only the tasks of these databases: NAME,… (db_ids, comma-separated or repeated)' },
   'skip-missing-db': { type: 'boolean', default: false, describe: 'Score the tasks whose database can be used and list the skipped ones (exit 3), instead of stopping' },
   by: { type: 'string', choices: ['db'], describe: 'Also break the scores down per database (table, --json byDb, CSV, Markdown, HTML)' },
   metric: {
     type: 'string',
     array: true,
     describe: 'Metrics, comma-separated: ex, soft-f1, em, ves, r-ves (default: ex,soft-f1 for BIRD questions, ex,em for Spider; ves and r-ves are slow, opt-in)',
+  },
+  'sqlite-compat': {
+    type: 'string',
+    describe: "Refuse the SQL functions this SQLite has beyond an older one's, with its error (3.40: the official evaluators' 3.40.1; docs/sqlite.md)",
   },
   tables: { type: 'string', describe: "Spider tables.json for em's foreign-key maps (default: tables.json beside the questions)" },
   'ves-reps': { type: 'number', default: 100, describe: 'ves / r-ves: timed executions of each query (official: 100)' },

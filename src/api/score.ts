@@ -14,7 +14,7 @@ import { scoreExplorer } from '../report/explorer-score.js';
 import { emInputs } from '../execution/em-inputs.js';
 import { defaultMetrics, parseMetrics, softF1Asked } from '../execution/score-metrics.js';
 import { runScore, type ScoreRun } from '../execution/score-run.js';
-import { withoutUnusableDatabases, type SkippedDatabase } from '../execution/skip-databases.js';
+import { onlyDatabases, requireUsableDatabases, withoutUnusableDatabases, type SkippedDatabase } from '../execution/skip-databases.js';
 import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
 import { loadNotes } from '../report/load-notes.js';
 import { scoreJson, scoreReport } from '../report/score-report.js';
@@ -74,11 +74,13 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     maxMemoryMb: o.maxMemoryMb,
     store,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+    ...(opts.sqliteCompat !== undefined ? { sqliteCompat: opts.sqliteCompat } : {}),
   });
   const notes: string[] = [...engine.notes];
   const release = opts.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
   let loaded: { bench: Benchmark; systems: PredictionSet[] };
   let skipped: SkippedDatabase[] = [];
+  let selected: Benchmark | undefined;
   let run: ScoreRun;
   let flagCheck: ReturnType<typeof checkFlagTasks> | undefined;
   /** The tasks scored (without skipped databases) and their result previews, for the explorer. */
@@ -94,20 +96,26 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     // The explorer previews what each query returned: the run store must keep the rows.
     const keepRows = opts.explorer === true;
     const early: ExOptions = { comparator, keepDistinct, softF1: softF1Asked(opts.metric, full.format), keepRows };
-    prefetchEx(engine, full, early);
+    // The tasks scored: those of the databases --db names, without those whose database cannot be
+    // used (--skip-missing-db; otherwise such a database stops the run here, before any work).
+    selected = opts.db ? onlyDatabases(full, opts.db) : full;
+    let bench = selected;
+    if (opts.skipMissingDb) ({ bench, skipped } = withoutUnusableDatabases(selected, engine, comparator === 'spider'));
+    else requireUsableDatabases(selected, engine, comparator === 'spider');
+    prefetchEx(engine, bench, early);
+    // The loaders' notes (predictions that are no statement, TABs) count the scored tasks only.
+    const counted = bench === full ? undefined : new Set(bench.tasks.map((t) => t.id));
     const systems: PredictionSet[] = [];
     for (const s of specs) {
       // The pool hands out work and hears answers only from the event loop: without this turn the
       // execution processes got their first batches and then waited for every file to be read.
       await turnOfEventLoop();
-      const set = loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs] });
-      prefetchEx(engine, full, early, set);
+      // Predictions are lined up with every task, so a file that does not match the questions is still an error.
+      const set = loadPredictions(s.file, full, s.name, { repairs: [...(opts.repair ?? []), ...s.repairs], ...(counted ? { counted } : {}) });
+      prefetchEx(engine, bench, early, set);
       systems.push(set);
     }
     loaded = { bench: full, systems };
-    // Predictions are lined up with every task first, so a file that does not match the questions is still an error.
-    const { bench, skipped: left } = opts.skipMissingDb ? withoutUnusableDatabases(full, engine, comparator === 'spider') : { bench: full, skipped: [] };
-    skipped = left;
     if (keepDistinct && comparator === 'bird') {
       throw new UserError('--keep-distinct is an option of the spider comparator; the bird comparator (the default for BIRD questions) compares result sets and would ignore it');
     }
@@ -125,7 +133,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     const wantsVes = metrics.includes('ves') || metrics.includes('r-ves');
     const vesReps = o.vesReps;
     if (wantsVes) atLeast('ves-reps', vesReps, 2);
-    const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db) } : undefined;
+    const ves = wantsVes ? { reps: vesReps, timeoutSec: timeout, maxRows, dbPath: (db: string) => engine.dbPath(db), ...(engine.compat ? { compat: engine.compat } : {}) } : undefined;
     // Spider hardness levels too: a re-run parses no gold for them.
     const hardness = new HardnessStore(store);
     run = await runScore(bench, loaded.systems, engine, { comparator, keepDistinct, metrics, keepRows, hardness, ...(em ? { em } : {}), ...(ves ? { ves } : {}) }, {
@@ -158,6 +166,10 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     );
   }
   const json = scoreJson(run, questions, flagInfo);
+  if (opts.db && selected) {
+    const dbs = [...new Set(selected.tasks.map((t) => t.dbId))];
+    report.sections[0]!.notes!.unshift(`--db: the ${selected.tasks.length} of ${loaded.bench.tasks.length} tasks on ${dbs.length === 1 ? 'database' : 'databases'} ${dbs.join(', ')}.`);
+  }
   if (skipped.length) {
     const tasks = skipped.reduce((k, d) => k + d.tasks, 0);
     report.sections[0]!.notes!.unshift(`--skip-missing-db: ${tasks} tasks on ${skipped.length} unusable databases were not scored (${skipped.map((d) => d.dbId).join(', ')}).`);
@@ -179,7 +191,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
       metrics: { ex: s.accuracy, clean: s.clean?.accuracy, ...Object.fromEntries(Object.entries(s.metrics).map(([m, v]) => [m, v.mean])) },
     })),
     partial: skipped.map((d) => `skipped database ${d.dbId} (${d.tasks} tasks): ${d.problem}`),
-  }, { command: 'score', options: opts, started, databases });
+  }, { command: 'score', options: opts, started, databases, sqlite: engine.sqlite });
   if (opts.items) writeMetaBeside('--items', opts.items, result);
   return result;
 }

@@ -46,6 +46,7 @@ async function liveJudge(o: ValidateOptions & ParsedOptions<typeof VALIDATE_OPTI
     });
     const { prover, refuter, refuterMatch } = judge.deps.prompts;
     record.databases = await engine.databaseHashes();
+    record.sqlite = engine.sqlite;
     record.prompts = promptHashes([prover, refuter, refuterMatch]);
     record.models = [{ role: 'judge', provider: o.provider!, model: verdicts.name }];
     return verdicts;

@@ -2,12 +2,17 @@ import { extname } from 'node:path';
 import { InputFileError } from '../errors.js';
 import { cellsByName, CsvSyntaxError, parseCsvRows, type CsvRow } from './csv-rows.js';
 import { arrayElementLines, objectKeyLines, parseJsonLines, parseJsonText, readText } from './read-json.js';
-import { missingSelect, repairNotes, restoreSelect, type RepairCounts, type RepairName } from './repairs.js';
+import { oddStart, OddStarts, repairNotes, restoreSelect, type RepairCounts, type RepairName } from './repairs.js';
 import type { Benchmark, Prediction, PredictionSet } from './types.js';
 
 export interface LoadOptions {
   /** Opt-in repairs (src/benchmark/repairs.ts); by default the text is taken as the official readers take it. */
   repairs?: Iterable<RepairName>;
+  /**
+   * The tasks that will be scored (score's --skip-missing-db, --db): the notes count only their
+   * predictions. Default: every task.
+   */
+  counted?: ReadonlySet<string>;
 }
 
 /**
@@ -30,7 +35,7 @@ export function loadPredictions(file: string, bench: Benchmark, system: string, 
   const trimmed = text.trimStart();
   const knownDbs = new Set(bench.tasks.map((t) => t.dbId));
   const set: PredictionSet = { system, file, byTask: new Map(), notes: [] };
-  const tabsInSql = { n: 0 };
+  const tabsInSql = new Set<string>();
   if (extname(file).toLowerCase() === '.csv' || looksLikeCsvHeader(text)) {
     set.format = 'csv';
     loadCsv(file, text, bench, set);
@@ -61,17 +66,20 @@ export function loadPredictions(file: string, bench: Benchmark, system: string, 
   }
   const dbOf = new Map(bench.tasks.map((t) => [t.id, t.dbId]));
   for (const p of set.byTask.values()) checkDb(file, bench, dbOf, p);
-  let selectless = 0;
+  const counted = (taskId: string): boolean => opts.counted === undefined || opts.counted.has(taskId);
+  const starts = new OddStarts();
   for (const p of set.byTask.values()) {
-    if (!missingSelect(p.sql)) continue;
-    selectless++;
-    if (on.has('restore-select')) p.sql = restoreSelect(p.sql);
+    const kind = oddStart(p.sql);
+    if (kind === undefined) continue;
+    if (counted(p.taskId)) starts.add(kind, p);
+    if (kind !== 'empty' && on.has('restore-select')) p.sql = restoreSelect(p.sql);
   }
+  const tabs = [...tabsInSql].filter(counted).length;
   const applied: RepairCounts = {};
-  if (on.has('restore-select')) applied['restore-select'] = selectless;
-  if (on.has('keep-tabs')) applied['keep-tabs'] = tabsInSql.n;
+  if (on.has('restore-select')) applied['restore-select'] = starts.selectless();
+  if (on.has('keep-tabs')) applied['keep-tabs'] = tabs;
   set.repairs = applied;
-  set.notes!.push(...repairNotes(applied, { 'restore-select': selectless, 'keep-tabs': tabsInSql.n }));
+  set.notes!.push(...repairNotes(applied, starts, tabs));
   return set;
 }
 
@@ -203,7 +211,7 @@ function loadSpiderText(
   knownDbs: Set<string>,
   set: PredictionSet,
   keepTabs: boolean,
-  tabsInSql: { n: number },
+  tabsInSql: Set<string>,
 ): void {
   const lines = text.split(/\r\n|\r|\n/);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
@@ -226,7 +234,7 @@ function loadSpiderText(
     const dbId = last !== undefined && knownDbs.has(last) ? last : undefined;
     // A TAB inside the SQL: more fields than SQL and db_id.
     const sqlFields = dbId !== undefined ? fields.length - 1 : fields.length;
-    if (sqlFields > 1) tabsInSql.n++;
+    if (sqlFields > 1) tabsInSql.add(task.id);
     const sql = keepTabs ? fields.slice(0, sqlFields).join('\t') : fields[0]!;
     const prediction: Prediction = { taskId: task.id, sql: trimSqlSpace(sql) };
     if (dbId) prediction.dbId = dbId;

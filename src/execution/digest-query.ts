@@ -7,7 +7,7 @@ import { markUndecodable } from './undecodable-text.js';
 
 /** What readCells read: the cells row after row, and whether a TEXT cell held U+FFFD. */
 interface Cells {
-  /** The text SQLite prepared (the double-quote fallback may have rewritten the query's). */
+  /** The text SQLite prepared. */
   source: string;
   columns: string[];
   cells: Cell[];

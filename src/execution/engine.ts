@@ -2,6 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { sqliteInUse, type SqliteInUse } from './sqlite-check.js';
+import type { SqliteCompat } from './sqlite-compat.js';
 import { databaseFile, dbIdProblem, sqliteFileProblem, testSuiteFiles } from './database-file.js';
 import { ExecutionStore } from './result-store.js';
 import { PREVIEW_ROWS, previewOf, type ResultPreview } from './result-preview.js';
@@ -31,6 +33,8 @@ export interface EngineOptions {
   workers?: number;
   /** Keeps every execution; a re-run executes nothing it already has. */
   store?: RunStore;
+  /** --sqlite-compat: an older SQLite whose functions alone every query may call (sqlite-compat.ts). */
+  sqliteCompat?: string;
 }
 
 export interface EngineStats {
@@ -100,6 +104,11 @@ export class ExecutionEngine {
   private failure: { error: unknown } | undefined;
   private failListeners: ((error: unknown) => void)[] = [];
   private readonly shaByPath = new Map<string, string>();
+  /** The SQLite every query runs on, for the provenance. */
+  readonly sqlite: SqliteInUse;
+  /** --sqlite-compat: what every query connection refuses. */
+  readonly compat: SqliteCompat | undefined;
+  private readonly storeVariant: string;
   /** Each database file's (by its hash) queries, by SQL text: their numbers (queryId). */
   private readonly queryIds = new Map<string, Map<string, number>>();
   private queries = 0;
@@ -121,6 +130,12 @@ export class ExecutionEngine {
     if (!(Number.isFinite(memoryMb) && memoryMb >= MIN_MEMORY_MB)) {
       throw new UserError(`--max-memory-mb must be at least ${MIN_MEMORY_MB} (an execution process needs about 100 MB before it runs anything)`);
     }
+    // Before any process starts: a SQLite that cannot read double-quoted strings as the official one never scores.
+    const sqlite = sqliteInUse(opts.sqliteCompat);
+    this.sqlite = sqlite.sqlite;
+    this.compat = sqlite.compat;
+    // Results under --sqlite-compat are kept apart from the others.
+    this.storeVariant = this.compat ? `sqlite-compat ${this.compat.version}` : '';
     const workers = this.workerCount(opts.workers, memoryMb);
     this.pool = new ProcessPool({
       size: workers,
@@ -128,6 +143,7 @@ export class ExecutionEngine {
       maxRows: this.maxRows,
       maxBytes: this.maxBytes,
       ...(canMeasureMemory() ? { maxMemoryBytes: memoryMb * 2 ** 20 } : {}),
+      ...(this.compat ? { compat: this.compat } : {}),
     });
     if (!canMeasureMemory()) this.notes.push('no /proc on this system: --max-memory-mb is not enforced');
     this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
@@ -244,7 +260,7 @@ export class ExecutionEngine {
       const dbSha = this.sha(dbPath);
       const key = this.queryId(dbSha, r.sql);
       if (this.memo.has(key) || this.early.has(key) || fresh.has(key)) continue;
-      fresh.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes) : '', dbSha, dbPath, sql: r.sql });
+      fresh.set(key, { storeKey: this.store ? ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes, this.storeVariant) : '', dbSha, dbPath, sql: r.sql });
     }
     if (fresh.size === 0) return;
     const stored = this.store ? this.store.lookupMany([...fresh.values()].map((v) => v.storeKey), this.timeoutMs, needRows) : new Map<string, ExecResult>();
@@ -348,7 +364,7 @@ export class ExecutionEngine {
         early.set(key, e);
         this.early.delete(key);
       } else if (this.store) {
-        storeKeys.set(key, ExecutionStore.key(shas.get(paths[request]!)!, requests[request]!.sql, this.maxRows, this.maxBytes));
+        storeKeys.set(key, ExecutionStore.key(shas.get(paths[request]!)!, requests[request]!.sql, this.maxRows, this.maxBytes, this.storeVariant));
       }
     });
     const stored = this.store && storeKeys.size > 0 ? this.store.lookupMany([...storeKeys.values()], this.timeoutMs, needRows) : new Map<string, ExecResult>();
@@ -460,7 +476,7 @@ export class ExecutionEngine {
       const key = this.queryId(dbSha, r.sql);
       if (!byKey.has(key)) {
         const kept = this.memo.get(key);
-        byKey.set(key, kept ? previewOf(kept) : this.store?.preview(ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes), rows));
+        byKey.set(key, kept ? previewOf(kept) : this.store?.preview(ExecutionStore.key(dbSha, r.sql, this.maxRows, this.maxBytes, this.storeVariant), rows));
       }
       out.push(byKey.get(key));
     }

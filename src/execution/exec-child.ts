@@ -5,11 +5,13 @@
  * JavaScript, and a worker thread cannot be terminated then, but a process can always be killed.
  */
 import Database from 'better-sqlite3';
+import { dqsExtensionFile, openForQueries } from './dqs.js';
 import { KERNEL_WATCHED } from './parent-death.js';
 import { digestQuery } from './digest-query.js';
 import { prepareOnly, runQuery } from './run-query.js';
+import type { SqliteCompat } from './sqlite-compat.js';
 import type { ExecResult } from './types.js';
-import type { ChildMessage, ParentMessage, PoolJob, ResultWants, SameRows, WireResult } from './pool-protocol.js';
+import type { ChildMessage, ParentMessage, PoolJob, SameRows, WireResult } from './pool-protocol.js';
 import { toWire } from './wire-result.js';
 
 // A query's error reaches the parent as its message only; SQLite errors are common (wrong
@@ -17,13 +19,17 @@ import { toWire } from './wire-result.js';
 Error.stackTraceLimit = 0;
 
 const connections = new Map<string, Database.Database>();
+/** This process's file is in this package (dist/cli/, dist/src/execution/ or src/execution/). */
+const DQS_EXTENSION = dqsExtensionFile(process.argv[1]!);
 
-function connection(path: string): Database.Database {
-  let db = connections.get(path);
+/** The connection to a database for a batch's --sqlite-compat (one per setting: a connection's is made once). */
+function connection(path: string, compat: SqliteCompat | undefined): Database.Database {
+  const key = compat ? `${compat.version}\n${path}` : path;
+  let db = connections.get(key);
   if (!db) {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openForQueries(Database, path, DQS_EXTENSION, compat);
     holdLock(db);
-    connections.set(path, db);
+    connections.set(key, db);
   }
   return db;
 }
@@ -61,14 +67,14 @@ const FLUSH_BYTES = 1 << 20;
  * A job sent with the result of a text with the same variant key (PoolJob.sameAs): the same rows,
  * so it is prepared, not run, for its own columns, refusal or error; undefined when it must run.
  */
-function shared(known: SameRows, dbPath: string, sql: string, want: ResultWants): WireResult | undefined {
+function shared(known: SameRows, dbPath: string, sql: string, batch: BatchMessage): WireResult | undefined {
   let own: ExecResult;
   try {
-    own = prepareOnly(connection(dbPath), sql);
+    own = prepareOnly(connection(dbPath, batch.compat), sql);
   } catch {
     return undefined;
   }
-  if (own.status !== 'ok') return toWire(own, want);
+  if (own.status !== 'ok') return toWire(own, batch.want);
   // Never expected (the same statement but for case and spacing), and then the query runs itself.
   if (own.columns.length !== known.columns) return undefined;
   return { status: 'ok', columns: own.columns, ms: own.ms, rowSet: known.rowSet };
@@ -80,7 +86,7 @@ type BatchMessage = Extract<ParentMessage, { type: 'batch' }>;
 function execute(dbPath: string, sql: string, msg: BatchMessage, digestOnly: boolean, counted: { bytes: number }): WireResult {
   let db: Database.Database;
   try {
-    db = connection(dbPath);
+    db = connection(dbPath, msg.compat);
   } catch (e) {
     return { status: 'error', columns: [], error: `cannot open database: ${(e as Error).message}`, ms: 0 };
   }
@@ -139,7 +145,7 @@ function work(): void {
     counted.bytes = 0;
     // Only a digest wanted: digestQuery reads the rows (the same result, less work per row).
     const digestOnly = !batch.want.rows && batch.want.rowSet;
-    const wire = (job.sameAs && shared(job.sameAs, job.dbPath, job.sql, batch.want)) || execute(job.dbPath, job.sql, batch, digestOnly, counted);
+    const wire = (job.sameAs && shared(job.sameAs, job.dbPath, job.sql, batch)) || execute(job.dbPath, job.sql, batch, digestOnly, counted);
     results.push({ jobId: job.jobId, result: wire });
     resultBytes += counted.bytes;
     const now = performance.now();

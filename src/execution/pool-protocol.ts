@@ -1,3 +1,4 @@
+import type { SqliteCompat } from './sqlite-compat.js';
 import type { ExecResult } from './types.js';
 
 export interface PoolJob {
@@ -35,7 +36,8 @@ export interface ResultWants {
 export type WireResult = Omit<ExecResult, 'rows'> & { rowsJson?: string };
 
 export type ParentMessage =
-  | { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number; want: ResultWants }
+  /** compat: --sqlite-compat, what the connections refuse (sqlite-compat.ts). */
+  | { type: 'batch'; jobs: PoolJob[]; maxRows: number; maxBytes: number; want: ResultWants; compat?: SqliteCompat }
   /** Give back these jobs if they have not started (answered by 'released'). */
   | { type: 'release'; jobIds: number[] };
 

@@ -6,6 +6,7 @@ import { adoptPrespawned, releasePrespawned } from './prespawn.js';
 import { ResidentMemory } from './process-memory.js';
 import { QueuedWorkEstimate } from './queued-work.js';
 import { sqlVariantKey } from './variant-key.js';
+import type { SqliteCompat } from './sqlite-compat.js';
 
 export interface PoolOptions {
   /** Most child processes (default: one per core); the first starts at once, the others when grow() says. */
@@ -17,6 +18,8 @@ export interface PoolOptions {
   maxBytes: number;
   /** Resident memory cap per child process; a child above it is killed with its query (none: no cap). */
   maxMemoryBytes?: number;
+  /** --sqlite-compat: what every query connection refuses (sqlite-compat.ts). */
+  compat?: SqliteCompat;
 }
 
 interface Slot {
@@ -318,7 +321,7 @@ export class ProcessPool {
     const wasIdle = slot.batch.length === 0;
     if (wasIdle && jobs[0]!.isolate) slot.rssBeforeSuspect = rss;
     slot.batch = slot.batch.concat(jobs);
-    const msg: ParentMessage = { type: 'batch', jobs, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes, want };
+    const msg: ParentMessage = { type: 'batch', jobs, maxRows: this.opts.maxRows, maxBytes: this.opts.maxBytes, want, ...(this.opts.compat ? { compat: this.opts.compat } : {}) };
     slot.child.send(msg);
     // A running query's timer is not restarted by more work queued behind it.
     if (wasIdle) this.arm(slot);

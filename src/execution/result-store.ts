@@ -17,9 +17,11 @@ import { guardStore } from '../store/store-failure.js';
  * may be kept without its rows, ROWS_NOT_KEPT, which an older reader would have taken for JSON; 6: the
  * row-set digest hashes the row length and the joined keys; 7: it hashes the distinct rows as
  * canonical JSON in a sampled order instead, row-set.ts; 8: bytes in that JSON as base64, integers
- * from 2^64 that a double equals as its digits).
+ * from 2^64 that a double equals as its digits; 9: double-quoted names resolved by SQLite itself,
+ * reference by reference, dqs.ts, where a rewriter had made every occurrence of a name a string once
+ * one of them failed to resolve).
  */
-export const RESULT_FORMAT = 8;
+export const RESULT_FORMAT = 9;
 /**
  * What a store written before older-formats.ts's record holds: RESULT_FORMAT 8, except for keys of
  * another length than KEY_CHARS (the 64 hex characters of before), which no lookup finds.
@@ -158,9 +160,11 @@ export class ExecutionStore {
    * took 91 ms of CPU instead of 108 ms (medians of 10), its closing checkpoint 2 ms instead of 5.
    * Stores keyed in hex before are not found by these keys: their queries run once more.
    */
-  static key(dbSha: string, sql: string, maxRows: number, maxBytes: number): string {
+  static key(dbSha: string, sql: string, maxRows: number, maxBytes: number, variant = ''): string {
     // One-shot hash(): a re-run keys thousands of queries, and a Hash object per key cost twice as much.
-    return hash('sha256', `${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`, 'base64url').slice(0, KEY_CHARS);
+    // `variant`: what else decides the result (--sqlite-compat); none keeps the keys of before.
+    const text = `${RESULT_FORMAT}\n${dbSha}\n${maxRows}\n${maxBytes}\n${sql}`;
+    return hash('sha256', variant === '' ? text : `${variant}\n${text}`, 'base64url').slice(0, KEY_CHARS);
   }
 
   /**

@@ -1,11 +1,10 @@
 import type Database from 'better-sqlite3';
 import { significantTokens, unquote } from '../sql/tokenize.js';
-import { rewriteDoubleQuoted, unresolvedDoubleQuoted } from './dqs.js';
 import { pythonSqliteRefusal } from './python-sqlite-input.js';
+import { compatMessage } from './sqlite-compat.js';
 import type { Cell, ExecResult } from './types.js';
 import { markUndecodable } from './undecodable-text.js';
 
-const MAX_DQS_REWRITES = 64;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A refusal or failure that is the query's fault, reported as an execution error. */
@@ -20,8 +19,8 @@ export const tooManyBytes = (maxBytes: number): QueryError =>
 /**
  * Executes one query on an open read-only connection, as a standard SQLite build would:
  * rows as arrays (duplicate column names survive), integers exact (bigint beyond ±2^53),
- * double-quoted literals accepted, TEXT that is not valid UTF-8 decoded as test-suite-sql-eval
- * does and marked (ExecResult.undecodable), and nothing that could change the database allowed.
+ * double-quoted strings read as SQLite's default build reads them (the connection's, dqs.ts),
+ * TEXT that is not valid UTF-8 decoded as test-suite-sql-eval does and marked (ExecResult.undecodable), and nothing that could change the database allowed.
  */
 export function runQuery(
   db: Database.Database,
@@ -78,8 +77,8 @@ export function runQuery(
 }
 
 /**
- * Everything runQuery does before it steps a query: the refusals, prepare (with the double-quote
- * fallback), and the check that the statement only reads. Throws QueryError for the query's fault;
+ * Everything runQuery does before it steps a query: the refusals, prepare (on a connection with
+ * double-quoted strings on, dqs.ts), and the check that the statement only reads. Throws QueryError for the query's fault;
  * undefined for text with no statement.
  */
 export function prepareQuery(db: Database.Database, sql: string): Database.Statement | undefined {
@@ -87,7 +86,7 @@ export function prepareQuery(db: Database.Database, sql: string): Database.State
   const refusal = pythonSqliteRefusal(sql);
   if (refusal !== undefined) throw new QueryError(refusal);
   refuseForbidden(sql);
-  const stmt = prepareWithDqsFallback(db, sql);
+  const stmt = prepareStatement(db, sql);
   // reader: returns rows (excludes ATTACH, VACUUM INTO, CREATE, state-setting PRAGMAs);
   // readonly: cannot write the database file (excludes PRAGMA journal_mode=..., INSERT ... RETURNING).
   if (stmt !== undefined && (!stmt.reader || !stmt.readonly)) {
@@ -188,21 +187,16 @@ function refuseStatePragmas(sql: string): void {
   }
 }
 
-function prepareWithDqsFallback(db: Database.Database, sql: string): Database.Statement | undefined {
-  let text = sql;
-  for (let i = 0; ; i++) {
-    try {
-      return db.prepare(text);
-    } catch (e) {
-      const msg = (e as Error).message;
-      if (/contains no statements/.test(msg)) return undefined;
-      if (/more than one statement/.test(msg)) {
-        throw new QueryError('refused: several statements in one query (only one SELECT may run)');
-      }
-      const unresolved = unresolvedDoubleQuoted(msg);
-      const rewritten = unresolved !== undefined && i < MAX_DQS_REWRITES ? rewriteDoubleQuoted(text, unresolved) : undefined;
-      if (rewritten === undefined) throw new QueryError(msg.replace(/ - should this be a string literal in single-quotes\?$/, ''));
-      text = rewritten;
+/** Prepares on a connection with double-quoted strings on (dqs.ts): SQLite resolves each "name" itself. */
+function prepareStatement(db: Database.Database, sql: string): Database.Statement | undefined {
+  try {
+    return db.prepare(sql);
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (/contains no statements/.test(msg)) return undefined;
+    if (/more than one statement/.test(msg)) {
+      throw new QueryError('refused: several statements in one query (only one SELECT may run)');
     }
+    throw new QueryError(compatMessage(msg));
   }
 }

@@ -1,14 +1,16 @@
 /**
  * Child process that times VES pairs: one query at a time, nothing else running in it, on a
  * read-only connection, with the same query path as execution (runQuery: the same refusals and
- * double-quoted-literal handling). The parent kills it when a pair runs past its limit.
+ * double-quoted strings). The parent kills it when a pair runs past its limit.
  */
 import Database from 'better-sqlite3';
+import { dqsExtensionFile, openForQueries } from './dqs.js';
 import { runQuery } from './run-query.js';
 import { timePair } from './ves.js';
 import type { TimingRequest, TimingReply } from './timing-protocol.js';
 
 const connections = new Map<string, Database.Database>();
+const DQS_EXTENSION = dqsExtensionFile(process.argv[1]!);
 
 // Ctrl-C reaches the whole process group; the parent kills this process itself (src/commands/interrupt.ts).
 process.on('SIGINT', () => {});
@@ -17,8 +19,9 @@ process.on('SIGTERM', () => {});
 process.on('message', (msg: TimingRequest) => {
   let reply: TimingReply;
   try {
-    let db = connections.get(msg.dbPath);
-    if (!db) connections.set(msg.dbPath, (db = new Database(msg.dbPath, { readonly: true, fileMustExist: true })));
+    const key = msg.compat ? `${msg.compat.version}\n${msg.dbPath}` : msg.dbPath;
+    let db = connections.get(key);
+    if (!db) connections.set(key, (db = openForQueries(Database, msg.dbPath, DQS_EXTENSION, msg.compat)));
     const run = (sql: string): void => {
       const r = runQuery(db, sql, msg.maxRows);
       if (r.status !== 'ok') throw new Error(r.error ?? 'execution failed');

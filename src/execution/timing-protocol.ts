@@ -1,3 +1,4 @@
+import type { SqliteCompat } from './sqlite-compat.js';
 import type { VesTiming } from './ves.js';
 
 export interface TimingRequest {
@@ -7,6 +8,8 @@ export interface TimingRequest {
   goldSql: string;
   reps: number;
   maxRows: number;
+  /** --sqlite-compat (sqlite-compat.ts). */
+  compat?: SqliteCompat;
 }
 
 export type TimingReply = { id: number; timing: VesTiming } | { id: number; error: string } | { ready: true };

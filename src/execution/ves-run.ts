@@ -6,6 +6,8 @@ import { meanScore } from './metric-means.js';
 import type { TimingReply, TimingRequest } from './timing-protocol.js';
 import type { VesTiming } from './ves.js';
 import { trackTimingProcess } from './timing-processes.js';
+import { assertDqs } from './sqlite-check.js';
+import type { SqliteCompat } from './sqlite-compat.js';
 
 const isSource = import.meta.url.endsWith('.ts');
 const CHILD = fileURLToPath(new URL(`./timing-child.${isSource ? 'ts' : 'js'}`, import.meta.url));
@@ -17,6 +19,8 @@ export interface VesOptions {
   timeoutSec: number;
   maxRows: number;
   dbPath: (dbId: string) => string;
+  /** --sqlite-compat, as the engine's (ExecutionEngine.compat). */
+  compat?: SqliteCompat;
 }
 
 /** One idle child process that times pairs one after another; killed and replaced on a timeout. */
@@ -26,6 +30,7 @@ class Timer {
   private nextId = 0;
 
   private start(): void {
+    assertDqs();
     const child = fork(CHILD, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: isSource ? ['--import', 'tsx'] : [] });
     this.child = child;
     trackTimingProcess(child);
@@ -100,7 +105,7 @@ export async function addVes(
       const task = tasks.get(it.taskId)!;
       const pred = sets.get(it.system)!.byTask.get(it.taskId)!;
       const r = await timer.time(
-        { dbPath: opts.dbPath(task.dbId), predSql: pred.sql, goldSql: task.goldSql, reps: opts.reps, maxRows: opts.maxRows },
+        { dbPath: opts.dbPath(task.dbId), predSql: pred.sql, goldSql: task.goldSql, reps: opts.reps, maxRows: opts.maxRows, ...(opts.compat ? { compat: opts.compat } : {}) },
         opts.timeoutSec * 1000 * opts.reps * 2,
       );
       const sp = spreads.get(it.system)!;

@@ -23,6 +23,11 @@ export interface Provenance {
   models?: { role: string; provider: string; model: string }[];
   /** The seed of every random choice in the run (bootstrap, folds), when the command has one. */
   seed?: number;
+  /**
+   * The SQLite that decided the run's executions (docs/sqlite.md): its version and compile options,
+   * double-quoted strings on as in a default build, and --sqlite-compat's older SQLite if given.
+   */
+  sqlite?: { version: string; compileOptions: string[]; doubleQuotedStrings: true; compat?: string };
   /** ISO 8601 times the run started and ended. */
   startedAt: string;
   endedAt: string;

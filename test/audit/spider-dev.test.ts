@@ -74,10 +74,10 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
     // Nothing on stderr but the written files, the opt-in repairs of the two JSON agents and C3's TAB.
     expect(r.stderr.replace(/sqlboard: wrote .*\n/g, '')).toBe(
       'sqlboard: c3: 1 lines have a TAB inside the SQL; as in the official readers only the text before the first TAB is the prediction (--repair keep-tabs keeps the rest)\n' +
-        'sqlboard: chatgpt-liu: repair restore-select: "SELECT " prepended to 1034 predictions\n' +
+        'sqlboard: chatgpt-liu: repair restore-select: "SELECT " prepended to 1034 predictions: 1034 read as a SELECT list without its keyword (a "SELECT " left out?), e.g. task 0: "COUNT(*) FROM singer"\n' +
         // RESDSQL's 11 "sql placeholder" lines: prepended too, and still errors.
-        'sqlboard: resdsql: repair restore-select: "SELECT " prepended to 11 predictions\n' +
-        'sqlboard: structgpt: repair restore-select: "SELECT " prepended to 1034 predictions\n',
+        'sqlboard: resdsql: repair restore-select: "SELECT " prepended to 11 predictions: 11 start with prose, e.g. task 129: "sql placeholder"\n' +
+        'sqlboard: structgpt: repair restore-select: "SELECT " prepended to 1034 predictions: 1034 read as a SELECT list without its keyword (a "SELECT " left out?), e.g. task 0: "COUNT(*) FROM singer;"\n',
     );
     expect(r.code).toBe(0);
     type B = { majority: M; bestSingle: M & { agent: string }; bestSingleByEx: M & { agent: string } };
