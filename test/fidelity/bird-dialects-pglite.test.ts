@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSqliteIntoPostgres, type LoadReport } from '../../src/execution/dialects/pglite-load.js';
+import type { PythonValue } from '../../src/execution/dialects/postgres-python-values.js';
+import { runLikePsycopg2, type PostgresRun } from '../../src/execution/dialects/postgres-run.js';
+import { pythonRowKey } from '../../src/execution/dialects/python-key.js';
+import { SHARED } from '../helpers/cli.js';
+
+/**
+ * BIRD mini-dev's PostgreSQL dialect on PGlite against what the official evaluator recorded on a real PostgreSQL
+ * 15 (test/fidelity/fixtures/bird-dialects/): superhero loaded with mini-dev's column types, then every gold's
+ * values (as psycopg2 returns them) and every prediction's EX verdict, item by item.
+ */
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'bird-dialects');
+const BIRD = join(SHARED, 'bird');
+
+interface Gold {
+  dialect: string;
+  questionId: number;
+  position: number;
+  sql: string;
+  columns?: string[];
+  rowCount?: number;
+  distinctRowsSorted?: PythonValue[][];
+  error?: string;
+}
+interface Probe {
+  probe: string;
+  dialect: string;
+  prediction?: string;
+  gold?: string;
+  ex?: number;
+}
+interface Verdict {
+  dialect: string;
+  file: string;
+  questionId: number;
+  position: number;
+  ex: number;
+  exSeen: number[];
+}
+
+function jsonl<T>(name: string): T[] {
+  return readFileSync(join(FIXTURES, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
+}
+
+/** The evaluator's EX: both ran, and set(pred) == set(gold) under Python equality (an unhashable value raises: 0). */
+function ex(pred: PostgresRun, gold: PostgresRun): number {
+  if (pred.status !== 'ok' || gold.status !== 'ok') return 0;
+  try {
+    const p = new Set(pred.rows.map(pythonRowKey));
+    const g = new Set(gold.rows.map(pythonRowKey));
+    return p.size === g.size && [...p].every((k) => g.has(k)) ? 1 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const golds = jsonl<Gold>('golds.jsonl').filter((g) => g.dialect === 'postgresql');
+const verdicts = jsonl<Verdict>('verdicts.jsonl').filter((v) => v.dialect === 'postgresql');
+
+describe('BIRD mini-dev PostgreSQL on PGlite vs the official evaluator on PostgreSQL 15', () => {
+  let pg: PGlite;
+  let report: LoadReport;
+
+  beforeAll(async () => {
+    pg = await PGlite.create();
+    report = await loadSqliteIntoPostgres(join(BIRD, 'database', 'superhero', 'superhero.sqlite'), pg);
+  }, 180_000);
+  afterAll(async () => {
+    await pg?.close();
+  });
+
+  it('loads superhero with the row counts of the SQLite file and mini-dev types', async () => {
+    expect(Object.fromEntries(report.tables.map((t) => [t.name, t.rows]))).toEqual({
+      alignment: 4, attribute: 6, colour: 35, gender: 3, publisher: 25, race: 61,
+      superhero: 750, hero_attribute: 3738, superpower: 167, hero_power: 5825,
+    });
+    // mini-dev's PostgreSQL DDL listing for superhero (fixtures README): integer and character varying, no keys.
+    const listing: Record<string, string> = {
+      alignment: 'id integer, alignment character varying',
+      attribute: 'id integer, attribute_name character varying',
+      colour: 'id integer, colour character varying',
+      gender: 'id integer, gender character varying',
+      publisher: 'id integer, publisher_name character varying',
+      race: 'id integer, race character varying',
+      superhero:
+        'id integer, superhero_name character varying, full_name character varying, gender_id integer, eye_colour_id integer, ' +
+        'hair_colour_id integer, skin_colour_id integer, race_id integer, publisher_id integer, alignment_id integer, ' +
+        'height_cm integer, weight_kg integer',
+      hero_attribute: 'hero_id integer, attribute_id integer, attribute_value integer',
+      superpower: 'id integer, power_name character varying',
+      hero_power: 'hero_id integer, power_id integer',
+    };
+    const columns = await pg.query<{ table_name: string; ddl: string }>(
+      `SELECT table_name, string_agg(column_name || ' ' || data_type, ', ' ORDER BY ordinal_position) AS ddl
+       FROM information_schema.columns WHERE table_schema = 'public' GROUP BY table_name`,
+    );
+    expect(Object.fromEntries(columns.rows.map((r) => [r.table_name, r.ddl]))).toEqual(listing);
+    const constraints = await pg.query("SELECT 1 FROM information_schema.table_constraints WHERE table_schema = 'public' AND constraint_type <> 'CHECK'");
+    expect(constraints.rows).toEqual([]);
+  });
+
+  it('returns, for every gold, the values psycopg2 returned (or the same error)', async () => {
+    expect(golds).toHaveLength(52);
+    let compared = 0;
+    for (const gold of golds) {
+      const run = await runLikePsycopg2(pg, gold.sql);
+      if (gold.error !== undefined) {
+        expect(run.status, `question ${gold.questionId}`).toBe('error');
+        expect(gold.error).toContain(run.status === 'error' ? run.error : '');
+        continue;
+      }
+      if (run.status !== 'ok') throw new Error(`question ${gold.questionId}: ${run.error}`);
+      expect(run.columns, `question ${gold.questionId}`).toEqual(gold.columns);
+      expect(run.rows.length, `question ${gold.questionId}`).toBe(gold.rowCount);
+      const got = new Set(run.rows.map((r) => JSON.stringify(r)));
+      const want = new Set(gold.distinctRowsSorted!.map((r) => JSON.stringify(r)));
+      expect([...got].sort(), `question ${gold.questionId}`).toEqual([...want].sort());
+      compared++;
+    }
+    expect(compared).toBe(51);
+  });
+
+  it('gives every prediction the official EX verdict', async () => {
+    expect(verdicts).toHaveLength(260);
+    const goldRuns = new Map<number, PostgresRun>();
+    for (const g of golds) goldRuns.set(g.position, await runLikePsycopg2(pg, g.sql));
+    const predictions = new Map<string, Record<string, string>>();
+    const disagreements: string[] = [];
+    for (const v of verdicts) {
+      if (!predictions.has(v.file)) predictions.set(v.file, JSON.parse(readFileSync(join(BIRD, v.file), 'utf8')) as Record<string, string>);
+      const sql = predictions.get(v.file)![String(v.position)]!.split('\t----- bird -----\t')[0]!;
+      const got = ex(await runLikePsycopg2(pg, sql), goldRuns.get(v.position)!);
+      if (!v.exSeen.includes(got)) disagreements.push(`${v.file} question ${v.questionId}: official ${v.ex}, PGlite ${got}`);
+    }
+    expect(disagreements).toEqual([]);
+  }, 180_000);
+
+  it("scores the recorded driver probes as the official evaluator did (Python's equality across types)", async () => {
+    // Probes whose prediction is a query; those that write, create, SET or sleep test the guards, not the values.
+    const probes = jsonl<Probe>('probes.jsonl').filter(
+      (p) => p.dialect === 'PostgreSQL' && p.ex !== undefined && p.gold !== undefined && !/\b(CREATE|DELETE|UPDATE|SET|pg_sleep)\b/i.test(p.prediction!),
+    );
+    expect(probes.length).toBeGreaterThanOrEqual(30);
+    const got = [];
+    for (const p of probes) got.push({ probe: p.probe, ex: ex(await runLikePsycopg2(pg, p.prediction!), await runLikePsycopg2(pg, p.gold!)) });
+    expect(got).toEqual(probes.map((p) => ({ probe: p.probe, ex: p.ex })));
+  });
+});
