@@ -31,6 +31,11 @@ export const TEXT_PARSED_OIDS: readonly number[] = [
 const INT = new Set([20, 21, 23, 26]);
 const FLOAT = new Set([700, 701]);
 const TEXT = new Set([18, 19, 25, 142, 1042, 1043, 2950]);
+// Array types of the built-in types (pg_type.typarray): psycopg2 makes any of them a list.
+const ARRAYS = new Set([
+  143, 199, 1000, 1001, 1002, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1115, 1182, 1183, 1185, 1187, 1231,
+  1270, 2951, 3807,
+]);
 
 /** psycopg2's conversion of one value, given PostgreSQL's text output (DateStyle ISO) and the column's type OID. */
 export function pythonValueOf(text: string | null, oid: number): PythonValue {
@@ -51,6 +56,7 @@ export function pythonValueOf(text: string | null, oid: number): PythonValue {
   if (oid === 1184) return { datetimetz: utcInstant(text) };
   if (oid === 1186) return { timedelta: intervalMicros(text) };
   if (oid === 114 || oid === 3802) return pythonJson(text);
+  if (ARRAYS.has(oid)) return { unhashable: 'list' };
   return { other: String(oid), text };
 }
 

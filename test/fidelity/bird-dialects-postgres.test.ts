@@ -1,19 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSqliteIntoPostgres, type LoadReport } from '../../src/execution/dialects/pglite-load.js';
+import { loadSqliteIntoPostgres, type LoadReport, type PostgresTarget } from '../../src/execution/dialects/pglite-load.js';
 import type { PythonValue } from '../../src/execution/dialects/postgres-python-values.js';
-import { runLikePsycopg2, type PostgresRun } from '../../src/execution/dialects/postgres-run.js';
+import { runLikePsycopg2, type PostgresRun, type SimpleQueryTarget } from '../../src/execution/dialects/postgres-run.js';
 import { pythonKey, pythonRowKey } from '../../src/execution/dialects/python-key.js';
 import { softF1Rows } from '../../src/execution/soft-f1.js';
 import { SHARED } from '../helpers/cli.js';
 
 /**
- * BIRD mini-dev's PostgreSQL dialect on PGlite against what the official evaluator recorded on a real PostgreSQL
- * 15 (test/fidelity/fixtures/bird-dialects/): superhero loaded with mini-dev's column types, then every gold's
- * values (as psycopg2 returns them) and every prediction's EX verdict, item by item.
+ * BIRD mini-dev's PostgreSQL dialect against what the official evaluator recorded on a real PostgreSQL 15
+ * (test/fidelity/fixtures/bird-dialects/): superhero loaded with mini-dev's column types, then every gold's values
+ * (as psycopg2 returns them), every prediction's EX and Soft-F1, and the recorded type probes, item by item.
+ * Always on PGlite (no server, no system package); also on a real server when SQLBOARD_TEST_POSTGRES_URL names a
+ * scratch database (its superhero tables are replaced), e.g. postgres://user:pass@localhost:5432/sqlboard_test.
  */
+const POSTGRES_URL = process.env.SQLBOARD_TEST_POSTGRES_URL;
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'bird-dialects');
 const BIRD = join(SHARED, 'bird');
 
@@ -77,12 +81,49 @@ function ex(pred: PostgresRun, gold: PostgresRun): number {
 const golds = jsonl<Gold>('golds.jsonl').filter((g) => g.dialect === 'postgresql');
 const verdicts = jsonl<Verdict>('verdicts.jsonl').filter((v) => v.dialect === 'postgresql');
 
-describe('BIRD mini-dev PostgreSQL on PGlite vs the official evaluator on PostgreSQL 15', () => {
-  let pg: PGlite;
+interface Engine {
+  exec: SimpleQueryTarget['exec'];
+  query: PostgresTarget['query'];
+  close(): Promise<void>;
+}
+
+/** node-postgres as the loader and the runner want it: every value as the server's text, rows as arrays. */
+async function server(url: string): Promise<Engine> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const text = (v: string): string => v;
+  const shape = (r: pg.QueryArrayResult) => ({ rows: r.rows, fields: (r.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) });
+  return {
+    exec: async (sql: string) => {
+      const res = (await client.query({ text: sql, rowMode: 'array', types: { getTypeParser: () => text } } as pg.QueryArrayConfig)) as
+        | pg.QueryArrayResult
+        | pg.QueryArrayResult[];
+      return (Array.isArray(res) ? res : [res]).map(shape);
+    },
+    query: async (sql, params = [], options = {}) => {
+      const parsers = options.parsers ?? {};
+      const res = await client.query({
+        text: sql,
+        values: params,
+        rowMode: 'array',
+        types: { getTypeParser: (oid: number) => (v: string) => (parsers[oid] ? parsers[oid]!(v, oid) : v) },
+      } as pg.QueryArrayConfig);
+      return { ...shape(res), rows: options.rowMode === 'array' ? res.rows : res.rows.map((r) => Object.fromEntries(res.fields.map((f, i) => [f.name, r[i]]))) };
+    },
+    close: () => client.end(),
+  };
+}
+
+const ENGINES: [string, () => Promise<Engine>][] = [['PGlite 0.5.17 (PostgreSQL 18, WASM)', () => PGlite.create()]];
+if (POSTGRES_URL) ENGINES.push(['the PostgreSQL server at SQLBOARD_TEST_POSTGRES_URL', () => server(POSTGRES_URL)]);
+else it.skip('a real PostgreSQL server: set SQLBOARD_TEST_POSTGRES_URL to a scratch database to run these tests there too', () => undefined);
+
+describe.each(ENGINES)('BIRD mini-dev PostgreSQL on %s vs the official evaluator on PostgreSQL 15', (_name, open) => {
+  let pg: Engine;
   let report: LoadReport;
 
   beforeAll(async () => {
-    pg = await PGlite.create();
+    pg = await open();
     report = await loadSqliteIntoPostgres(join(BIRD, 'database', 'superhero', 'superhero.sqlite'), pg);
   }, 180_000);
   afterAll(async () => {
@@ -110,12 +151,15 @@ describe('BIRD mini-dev PostgreSQL on PGlite vs the official evaluator on Postgr
       superpower: 'id integer, power_name character varying',
       hero_power: 'hero_id integer, power_id integer',
     };
-    const columns = await pg.query<{ table_name: string; ddl: string }>(
+    const tables = `(${Object.keys(listing).map((t) => `'${t}'`).join(', ')})`;
+    const columns = await pg.query(
       `SELECT table_name, string_agg(column_name || ' ' || data_type, ', ' ORDER BY ordinal_position) AS ddl
-       FROM information_schema.columns WHERE table_schema = 'public' GROUP BY table_name`,
+       FROM information_schema.columns WHERE table_schema = 'public' AND table_name IN ${tables} GROUP BY table_name`,
     );
-    expect(Object.fromEntries(columns.rows.map((r) => [r.table_name, r.ddl]))).toEqual(listing);
-    const constraints = await pg.query("SELECT 1 FROM information_schema.table_constraints WHERE table_schema = 'public' AND constraint_type <> 'CHECK'");
+    expect(Object.fromEntries((columns.rows as { table_name: string; ddl: string }[]).map((r) => [r.table_name, r.ddl]))).toEqual(listing);
+    const constraints = await pg.query(
+      `SELECT 1 FROM information_schema.table_constraints WHERE table_schema = 'public' AND table_name IN ${tables} AND constraint_type <> 'CHECK'`,
+    );
     expect(constraints.rows).toEqual([]);
   });
 
