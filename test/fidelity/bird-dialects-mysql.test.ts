@@ -1,12 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectEx, dialectSoftF1 } from '../../src/execution/dialects/dialect-compare.js';
 import { runLikePyMySQL, type MysqlQueryTarget, type MysqlRun } from '../../src/execution/dialects/mysql-run.js';
-import type { PythonValue } from '../../src/execution/dialects/postgres-python-values.js';
-import { pythonKey, pythonRowKey } from '../../src/execution/dialects/python-key.js';
-import { softF1Rows } from '../../src/execution/soft-f1.js';
-import { SHARED } from '../helpers/cli.js';
+import { fixtureLines, predictionReader, queryProbes, type Gold, type Verdict } from '../helpers/bird-dialect-fixtures.js';
 
 /**
  * BIRD mini-dev's MySQL dialect on a real MySQL-compatible server against what the official evaluator recorded on
@@ -15,44 +11,13 @@ import { SHARED } from '../helpers/cli.js';
  * there is no embedded MySQL to fall back on.
  */
 const MYSQL_URL = process.env.SQLBOARD_TEST_MYSQL_URL;
-const FIXTURES = join(import.meta.dirname, 'fixtures', 'bird-dialects');
-const BIRD = join(SHARED, 'bird');
-
-interface Gold { dialect: string; questionId: number; position: number; sql: string; columns?: string[]; rowCount?: number; distinctRowsSorted?: PythonValue[][] }
-interface Verdict { dialect: string; file: string; questionId: number; position: number; ex: number; exSeen: number[]; softF1Seen: number[] }
-interface Probe { probe: string; dialect: string; prediction?: string; gold?: string; ex?: number }
-
-function jsonl<T>(name: string): T[] {
-  return readFileSync(join(FIXTURES, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
-}
-
-function ex(pred: MysqlRun, gold: MysqlRun): number {
-  if (pred.status !== 'ok' || gold.status !== 'ok') return 0;
-  try {
-    const p = new Set(pred.rows.map(pythonRowKey));
-    const g = new Set(gold.rows.map(pythonRowKey));
-    return p.size === g.size && [...p].every((k) => g.has(k)) ? 1 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function f1(pred: MysqlRun, gold: MysqlRun): number {
-  if (pred.status !== 'ok' || gold.status !== 'ok') return 0;
-  try {
-    return softF1Rows(gold.rows.map((r) => r.map((v) => pythonKey(v))), pred.rows.map((r) => r.map((v) => pythonKey(v))));
-  } catch {
-    return 0;
-  }
-}
-
 if (!MYSQL_URL) it.skip('a real MySQL server: set SQLBOARD_TEST_MYSQL_URL to a database loaded by build/load_sqlite.py to run these tests', () => undefined);
 
 describe.runIf(MYSQL_URL)('BIRD mini-dev MySQL on the server at SQLBOARD_TEST_MYSQL_URL vs the official evaluator on MariaDB 10.11', () => {
   let conn: mysql.Connection;
   let target: MysqlQueryTarget;
-  const golds = jsonl<Gold>('golds.jsonl').filter((g) => g.dialect === 'mysql');
-  const verdicts = jsonl<Verdict>('verdicts.jsonl').filter((v) => v.dialect === 'mysql');
+  const golds = fixtureLines<Gold>('golds.jsonl').filter((g) => g.dialect === 'mysql');
+  const verdicts = fixtureLines<Verdict>('verdicts.jsonl').filter((v) => v.dialect === 'mysql');
 
   beforeAll(async () => {
     conn = await mysql.createConnection({ uri: MYSQL_URL!, multipleStatements: false });
@@ -86,14 +51,12 @@ describe.runIf(MYSQL_URL)('BIRD mini-dev MySQL on the server at SQLBOARD_TEST_MY
     expect(verdicts).toHaveLength(260);
     const goldRuns = new Map<number, MysqlRun>();
     for (const g of golds) goldRuns.set(g.position, await runLikePyMySQL(target, g.sql));
-    const files = new Map<string, Record<string, string>>();
+    const prediction = predictionReader();
     const disagreements: string[] = [];
     for (const v of verdicts) {
-      if (!files.has(v.file)) files.set(v.file, JSON.parse(readFileSync(join(BIRD, v.file), 'utf8')) as Record<string, string>);
-      const sql = files.get(v.file)![String(v.position)]!.split('\t----- bird -----\t')[0]!;
-      const pred = await runLikePyMySQL(target, sql);
+      const pred = await runLikePyMySQL(target, prediction(v.file, v.position));
       const gold = goldRuns.get(v.position)!;
-      const [e, s] = [ex(pred, gold), f1(pred, gold)];
+      const [e, s] = [dialectEx(pred, gold), dialectSoftF1(pred, gold)];
       if (!v.exSeen.includes(e)) disagreements.push(`${v.file} question ${v.questionId}: official EX ${v.exSeen.join(' or ')}, here ${e}`);
       // Soft-F1 pairs rows by position, and MariaDB's row order without ORDER BY changes between runs: where the
       // official runs saw several values (20 items) another order can give yet another, so only the 240 items with
@@ -104,12 +67,10 @@ describe.runIf(MYSQL_URL)('BIRD mini-dev MySQL on the server at SQLBOARD_TEST_MY
   }, 180_000);
 
   it('scores the recorded driver probes as the official evaluator did', async () => {
-    const probes = jsonl<Probe>('probes.jsonl').filter(
-      (p) => p.dialect === 'MySQL' && p.ex !== undefined && p.gold !== undefined && !/\b(CREATE|DELETE|UPDATE|SLEEP)\b/i.test(p.prediction!),
-    );
+    const probes = queryProbes('MySQL');
     expect(probes.length).toBeGreaterThanOrEqual(25);
     const got = [];
-    for (const p of probes) got.push({ probe: p.probe, ex: ex(await runLikePyMySQL(target, p.prediction!), await runLikePyMySQL(target, p.gold!)) });
+    for (const p of probes) got.push({ probe: p.probe, ex: dialectEx(await runLikePyMySQL(target, p.prediction!), await runLikePyMySQL(target, p.gold!)) });
     expect(got).toEqual(probes.map((p) => ({ probe: p.probe, ex: p.ex })));
   });
 });

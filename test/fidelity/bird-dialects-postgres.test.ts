@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectEx, dialectSoftF1 } from '../../src/execution/dialects/dialect-compare.js';
 import { loadSqliteIntoPostgres, type LoadReport, type PostgresTarget } from '../../src/execution/dialects/pglite-load.js';
-import type { PythonValue } from '../../src/execution/dialects/postgres-python-values.js';
 import { runLikePsycopg2, type PostgresRun, type SimpleQueryTarget } from '../../src/execution/dialects/postgres-run.js';
-import { pythonKey, pythonRowKey } from '../../src/execution/dialects/python-key.js';
-import { softF1Rows } from '../../src/execution/soft-f1.js';
-import { SHARED } from '../helpers/cli.js';
+import { BIRD, fixtureLines, predictionReader, queryProbes, type Gold, type Verdict } from '../helpers/bird-dialect-fixtures.js';
 
 /**
  * BIRD mini-dev's PostgreSQL dialect against what the official evaluator recorded on a real PostgreSQL 15
@@ -18,68 +15,8 @@ import { SHARED } from '../helpers/cli.js';
  * scratch database (its superhero tables are replaced), e.g. postgres://user:pass@localhost:5432/sqlboard_test.
  */
 const POSTGRES_URL = process.env.SQLBOARD_TEST_POSTGRES_URL;
-const FIXTURES = join(import.meta.dirname, 'fixtures', 'bird-dialects');
-const BIRD = join(SHARED, 'bird');
-
-interface Gold {
-  dialect: string;
-  questionId: number;
-  position: number;
-  sql: string;
-  columns?: string[];
-  rowCount?: number;
-  distinctRowsSorted?: PythonValue[][];
-  error?: string;
-}
-interface Probe {
-  probe: string;
-  dialect: string;
-  prediction?: string;
-  gold?: string;
-  ex?: number;
-}
-interface Verdict {
-  dialect: string;
-  file: string;
-  questionId: number;
-  position: number;
-  ex: number;
-  exSeen: number[];
-  softF1: number;
-  softF1Seen: number[];
-}
-
-function jsonl<T>(name: string): T[] {
-  return readFileSync(join(FIXTURES, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
-}
-
-/**
- * The evaluator's Soft-F1 over Python-equality keys (sqlboard's softF1Rows compares cells by equality only, so keys
- * stand in for the values); an unhashable value makes its set() raise: 0.
- */
-function f1(pred: PostgresRun, gold: PostgresRun): number {
-  if (pred.status !== 'ok' || gold.status !== 'ok') return 0;
-  try {
-    return softF1Rows(gold.rows.map((r) => r.map((v) => pythonKey(v))), pred.rows.map((r) => r.map((v) => pythonKey(v))));
-  } catch {
-    return 0;
-  }
-}
-
-/** The evaluator's EX: both ran, and set(pred) == set(gold) under Python equality (an unhashable value raises: 0). */
-function ex(pred: PostgresRun, gold: PostgresRun): number {
-  if (pred.status !== 'ok' || gold.status !== 'ok') return 0;
-  try {
-    const p = new Set(pred.rows.map(pythonRowKey));
-    const g = new Set(gold.rows.map(pythonRowKey));
-    return p.size === g.size && [...p].every((k) => g.has(k)) ? 1 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-const golds = jsonl<Gold>('golds.jsonl').filter((g) => g.dialect === 'postgresql');
-const verdicts = jsonl<Verdict>('verdicts.jsonl').filter((v) => v.dialect === 'postgresql');
+const golds = fixtureLines<Gold>('golds.jsonl').filter((g) => g.dialect === 'postgresql');
+const verdicts = fixtureLines<Verdict>('verdicts.jsonl').filter((v) => v.dialect === 'postgresql');
 
 interface Engine {
   exec: SimpleQueryTarget['exec'];
@@ -188,31 +125,26 @@ describe.each(ENGINES)('BIRD mini-dev PostgreSQL on %s vs the official evaluator
     expect(verdicts).toHaveLength(260);
     const goldRuns = new Map<number, PostgresRun>();
     for (const g of golds) goldRuns.set(g.position, await runLikePsycopg2(pg, g.sql));
-    const predictions = new Map<string, Record<string, string>>();
+    const prediction = predictionReader();
     const disagreements: string[] = [];
     for (const v of verdicts) {
-      if (!predictions.has(v.file)) predictions.set(v.file, JSON.parse(readFileSync(join(BIRD, v.file), 'utf8')) as Record<string, string>);
-      const sql = predictions.get(v.file)![String(v.position)]!.split('\t----- bird -----\t')[0]!;
-      const pred = await runLikePsycopg2(pg, sql);
-      const got = ex(pred, goldRuns.get(v.position)!);
+      const pred = await runLikePsycopg2(pg, prediction(v.file, v.position));
+      const got = dialectEx(pred, goldRuns.get(v.position)!);
       if (!v.exSeen.includes(got)) disagreements.push(`${v.file} question ${v.questionId}: official EX ${v.ex}, PGlite ${got}`);
       // Soft-F1 pairs rows by position, so where row order made the official runs differ (27 items) PGlite's value
       // must be one of those seen; elsewhere (233) it must be the one value, to the last bit. (PGlite 0.5.17 as
       // locked: another version's plans could order rows otherwise.)
-      const score = f1(pred, goldRuns.get(v.position)!);
+      const score = dialectSoftF1(pred, goldRuns.get(v.position)!);
       if (!v.softF1Seen.includes(score)) disagreements.push(`${v.file} question ${v.questionId}: official Soft-F1 ${v.softF1Seen.join(' or ')}, PGlite ${score}`);
     }
     expect(disagreements).toEqual([]);
   }, 180_000);
 
   it("scores the recorded driver probes as the official evaluator did (Python's equality across types)", async () => {
-    // Probes whose prediction is a query; those that write, create, SET or sleep test the guards, not the values.
-    const probes = jsonl<Probe>('probes.jsonl').filter(
-      (p) => p.dialect === 'PostgreSQL' && p.ex !== undefined && p.gold !== undefined && !/\b(CREATE|DELETE|UPDATE|SET|pg_sleep)\b/i.test(p.prediction!),
-    );
+    const probes = queryProbes('PostgreSQL');
     expect(probes.length).toBeGreaterThanOrEqual(30);
     const got = [];
-    for (const p of probes) got.push({ probe: p.probe, ex: ex(await runLikePsycopg2(pg, p.prediction!), await runLikePsycopg2(pg, p.gold!)) });
+    for (const p of probes) got.push({ probe: p.probe, ex: dialectEx(await runLikePsycopg2(pg, p.prediction!), await runLikePsycopg2(pg, p.gold!)) });
     expect(got).toEqual(probes.map((p) => ({ probe: p.probe, ex: p.ex })));
   });
 });

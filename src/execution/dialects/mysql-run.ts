@@ -1,5 +1,5 @@
+import type { DialectRun } from './dialect-compare.js';
 import { pymysqlValueOf, type MysqlColumn } from './mysql-python-values.js';
-import type { PythonValue } from './postgres-python-values.js';
 
 /** What the runner needs of a mysql2 (promise) connection: `query` with raw cells and array rows. */
 export interface MysqlQueryTarget {
@@ -10,7 +10,7 @@ export interface MysqlQueryTarget {
   }): Promise<[unknown, (MysqlColumn & { name: string })[] | undefined]>;
 }
 
-export type MysqlRun = { status: 'ok'; columns: string[]; rows: PythonValue[][] } | { status: 'error'; error: string };
+export type MysqlRun = DialectRun;
 
 /**
  * Runs SQL text as PyMySQL's `cursor.execute(sql); cursor.fetchall()` does: the text protocol, one statement (the

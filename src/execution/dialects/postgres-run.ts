@@ -1,3 +1,4 @@
+import type { DialectRun } from './dialect-compare.js';
 import { pythonValueOf, TEXT_PARSED_OIDS, type PythonValue } from './postgres-python-values.js';
 
 /** What the runner needs of PGlite (or a wrapped `pg` client): its simple-query `exec`. */
@@ -8,9 +9,7 @@ export interface SimpleQueryTarget {
   ): Promise<{ rows: unknown[]; fields: { name: string; dataTypeID: number }[] }[]>;
 }
 
-export type PostgresRun =
-  | { status: 'ok'; columns: string[]; rows: PythonValue[][] }
-  | { status: 'error'; error: string };
+export type PostgresRun = DialectRun;
 
 const RAW_TEXT: Record<number, (text: string) => string> = Object.fromEntries(TEXT_PARSED_OIDS.map((oid) => [oid, (t: string) => t]));
 
