@@ -49,7 +49,7 @@ describe('rows of older formats in the run store', () => {
     try {
       new ExecutionStore(s);
       // Such a store held format 8 (result-store.ts UNRECORDED_FORMAT): once RESULT_FORMAT is past it, nothing stays.
-      expect((s.db.prepare('SELECT key FROM executions').all() as { key: string }[]).map((r) => r.key)).toEqual(RESULT_FORMAT === 8 ? [current(1)] : []);
+      expect((s.db.prepare('SELECT key FROM executions').all() as { key: string }[]).map((r) => r.key)).toEqual((RESULT_FORMAT as number) === 8 ? [current(1)] : []);
       expect(recorded(s, 'executions')).toBe(RESULT_FORMAT);
     } finally {
       s.close();

@@ -17,9 +17,11 @@ import { guardStore } from '../store/store-failure.js';
  * may be kept without its rows, ROWS_NOT_KEPT, which an older reader would have taken for JSON; 6: the
  * row-set digest hashes the row length and the joined keys; 7: it hashes the distinct rows as
  * canonical JSON in a sampled order instead, row-set.ts; 8: bytes in that JSON as base64, integers
- * from 2^64 that a double equals as its digits).
+ * from 2^64 that a double equals as its digits; 9: a memory limit's error is kept with its cap,
+ * memory_limit_mb, and reused only under the same cap or a tighter one: format 8 kept it without,
+ * and reused it under any cap).
  */
-export const RESULT_FORMAT = 8;
+export const RESULT_FORMAT = 9;
 /**
  * What a store written before older-formats.ts's record holds: RESULT_FORMAT 8, except for keys of
  * another length than KEY_CHARS (the 64 hex characters of before), which no lookup finds.
@@ -55,6 +57,8 @@ const BIG_RESULT_CHARS = 1 << 24;
  * row limit): a re-run with the same inputs executes nothing, whatever the paths are.
  * A timeout is kept with its limit, so a later run with a longer --timeout tries again; a result
  * that took longer than a later run's --timeout is not reused either, so that run times it out.
+ * A memory limit's error is kept with its cap (memory_limit_mb), so a later run with a higher
+ * --max-memory-mb tries again. (--max-rows and --max-result-bytes are part of the key.)
  */
 export class ExecutionStore {
   private readonly getMany;
@@ -81,30 +85,41 @@ export class ExecutionStore {
    */
   private readonly savedHere: Set<string> | undefined;
 
-  constructor(store: RunStore) {
+  /**
+   * @param memoryLimitMb the memory cap of the runs that look results up here (--max-memory-mb;
+   *   Infinity where it is not enforced): a result the memory limit caused under a looser cap than
+   *   this one is not reused.
+   */
+  constructor(
+    store: RunStore,
+    private readonly memoryLimitMb = Number.POSITIVE_INFINITY,
+  ) {
     this.file = store.file;
     guardStore(store.file, () =>
       store.db.exec(`
       CREATE TABLE IF NOT EXISTS executions (
         key TEXT PRIMARY KEY, db_sha256 TEXT NOT NULL, sql TEXT NOT NULL, status TEXT NOT NULL,
         columns TEXT NOT NULL, rows TEXT NOT NULL, error TEXT, ms REAL NOT NULL,
-        timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL, row_set TEXT);
+        timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL, row_set TEXT,
+        memory_limit_mb REAL);
       CREATE TABLE IF NOT EXISTS db_files (
         path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, sha256 TEXT NOT NULL);`),
     );
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
+    // Stores written before memory limits were kept with their cap get the column (NULL: no limit caused it).
+    if (!cols.some((c) => c.name === 'memory_limit_mb')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN memory_limit_mb REAL'));
     dropOlderFormats(store, 'executions', RESULT_FORMAT, { format: UNRECORDED_FORMAT, unreachable: `length(key) <> ${KEY_CHARS}` });
     // Looked up by a JSON array of keys; without the rows, for callers that compare row sets
     // only (a re-run decodes nothing).
     // Rows come back as arrays (raw): a re-run reads thousands, and building an object per row cost more than the lookup.
     this.getMany = store.db
-      .prepare<[string], StoredRow>('SELECT key, status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))')
+      .prepare<[string], StoredRow>('SELECT key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))')
       .raw(true);
     this.getManyLean = store.db
       .prepare<[string], StoredRow>(
-        "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))",
+        "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set, memory_limit_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))",
       )
       .raw(true);
     // A report's preview: the first rows and the count, cut out by SQLite so a huge result is never decoded here.
@@ -116,8 +131,8 @@ export class ExecutionStore {
     );
     // Positional parameters, bound from one array per row: named ones cost an object and a lookup per field.
     this.put = store.db.prepare<PendingRow>(
-      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set, memory_limit_mb)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.putMany = store.db.transaction((rows: PendingRow[]) => {
       for (const r of rows) this.put.run(...r);
@@ -185,8 +200,10 @@ export class ExecutionStore {
     return out;
   }
 
-  private result([, status, columns, rowsJson, error, ms, timeout, rowSet]: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
+  private result([, status, columns, rowsJson, error, ms, timeout, rowSet, memoryLimitMb]: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
     if (status === 'timeout' ? timeout < timeoutMs : ms > timeoutMs) return undefined;
+    // A memory limit's error holds only under the same cap or a tighter one: a looser cap runs it again.
+    if (memoryLimitMb !== null && memoryLimitMb < this.memoryLimitMb) return undefined;
     if (withRows && status === 'ok' && rowsJson === ROWS_NOT_KEPT) return undefined;
     const rows = status === 'ok' && (withRows || rowSet === null) ? decodeRows(rowsJson) : [];
     // Built field by field (a re-run builds thousands): the same fields, in the same order, as spreads gave.
@@ -198,6 +215,7 @@ export class ExecutionStore {
     r.rows = withRows ? rows : [];
     if (status === 'ok') r.rowSet = rowSet ?? rowSetDigest(rows);
     if (error !== null) r.error = error;
+    if (memoryLimitMb !== null) r.memoryLimitMb = memoryLimitMb;
     r.ms = ms;
     return r;
   }
@@ -243,6 +261,7 @@ export class ExecutionStore {
       maxRows,
       this.now(),
       result.rowSet ?? null,
+      result.memoryLimitMb ?? null,
     ]);
     // A big result is written at once rather than waiting in memory for its batch.
     this.saved++;
@@ -286,8 +305,18 @@ export class ExecutionStore {
   }
 }
 
-/** A lookup's row, as SQLite returns it raw: key, status, columns, rows, error, ms, timeout_ms, row_set. */
-type StoredRow = [key: string, status: string, columns: string, rows: string, error: string | null, ms: number, timeoutMs: number, rowSet: string | null];
+/** A lookup's row, as SQLite returns it raw: key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb. */
+type StoredRow = [
+  key: string,
+  status: string,
+  columns: string,
+  rows: string,
+  error: string | null,
+  ms: number,
+  timeoutMs: number,
+  rowSet: string | null,
+  memoryLimitMb: number | null,
+];
 
 /** An executions row waiting for its transaction, in the INSERT's column order. */
 type PendingRow = [
@@ -303,6 +332,7 @@ type PendingRow = [
   maxRows: number,
   createdAt: string,
   rowSet: string | null,
+  memoryLimitMb: number | null,
 ];
 
 /**

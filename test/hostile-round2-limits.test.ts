@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExecutionEngine } from '../src/execution/engine.js';
+import { openRunStore } from '../src/store/run-store.js';
+import { ROOT } from './helpers/cli.js';
+
+/** The bundled Spider dev databases (users have them; the tests need nothing from ../shared). */
+const DB_ROOT = join(ROOT, 'data', 'spider', 'database');
+const rows = (n: number): string => `(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < ${n}) SELECT x FROM c)`;
+const work = mkdtempSync(join(tmpdir(), 'sqlboard-round2-limits-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/**
+ * Issue 30, item 3: a result the memory cap caused was kept without its cap and reused under any
+ * other, so a run with the default cap on a store a `--max-memory-mb 192` run had filled scored the
+ * memory limit's error (the gold's too) for every system, with exit 0.
+ */
+describe('a memory limit\'s error kept in the run store', () => {
+  it('is reused under the same cap or a tighter one, and run again under a looser one', async () => {
+    const file = join(work, 'memory.db');
+    // About 300 MB of SQLite's own memory (a 2 × 150 MB string), one small row: over a 192 MB cap, under 768 MB.
+    const bomb = `SELECT length(group_concat(hex(zeroblob(1000000)))) FROM ${rows(150)}`;
+    const run = async (maxMemoryMb: number) => {
+      const store = openRunStore(file);
+      const engine = new ExecutionEngine({ dbRoot: DB_ROOT, workers: 1, maxMemoryMb, timeoutSec: 60, store });
+      try {
+        const [r] = await engine.run([{ dbId: 'flight_2', sql: bomb }]);
+        return { result: r!, reused: engine.stats.reused };
+      } finally {
+        await engine.close();
+        store.close();
+      }
+    };
+    const tight = await run(192);
+    expect(tight.result.status).toBe('error');
+    expect(tight.result.error).toMatch(/^memory limit: .*\(--max-memory-mb 192\)$/);
+    expect(tight.reused).toBe(0);
+    // The same cap: the kept error stands (the query is not run again).
+    const same = await run(192);
+    expect(same).toEqual({ result: { ...tight.result, ms: same.result.ms }, reused: 1 });
+    // A looser cap: the query runs again, and fits.
+    const loose = await run(768);
+    expect(loose.reused).toBe(0);
+    expect(loose.result.status, loose.result.error).toBe('ok');
+    expect(loose.result.rows).toEqual([[300_000_149]]); // 150 × 2,000,000 hex digits and 149 commas
+    // The result that fitted is kept too: found by the next run with that cap.
+    expect((await run(768)).reused).toBe(1);
+  }, 240_000);
+});
