@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExecutionEngine } from '../src/execution/engine.js';
+import { canMeasureMemory } from '../src/execution/process-memory.js';
 import { openRunStore } from '../src/store/run-store.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -48,4 +49,58 @@ describe('a memory limit\'s error kept in the run store', () => {
     // The result that fitted is kept too: found by the next run with that cap.
     expect((await run(768)).reused).toBe(1);
   }, 240_000);
+});
+
+/** Bytes of the files under `dir` that process `pid` holds open (SQLite unlinks its temp files at once: only /proc sees them). */
+function openTempBytes(pid: number, dir: string): number {
+  let sum = 0;
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(dir)) sum += statSync(`/proc/${pid}/fd/${fd}`).size;
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+  } catch {
+    // The process is gone.
+  }
+  return sum;
+}
+
+/**
+ * Issue 30, item 4: SQLite spilled a sort or a UNION's table to temp files, which neither the memory
+ * cap nor the byte budget counted (191 MB of disk in 5 s; 763 MB at --timeout 10). The execution
+ * processes keep temp storage in memory now, where the cap sees it: a runaway ends as "memory
+ * limit", and no temp file is ever opened.
+ */
+describe.runIf(canMeasureMemory())('SQLite\'s temporary storage', () => {
+  it.each([
+    ['a sort of a runaway recursive CTE (ORDER BY random())', `SELECT x, randomblob(100) FROM ${rows(1e9)} ORDER BY random()`],
+    ['a UNION over a runaway recursive CTE', 'WITH RECURSIVE c(x, pad) AS (SELECT 1, randomblob(100) UNION SELECT x+1, randomblob(100) FROM c) SELECT count(*) FROM c'],
+  ])('%s counts against --max-memory-mb and writes no temp file', async (_, sql) => {
+    // Where SQLite would put its temp files (read when it first needs one, in the execution process).
+    const dir = mkdtempSync(join(work, 'tmp-'));
+    const was = process.env.SQLITE_TMPDIR;
+    process.env.SQLITE_TMPDIR = dir;
+    const engine = new ExecutionEngine({ dbRoot: DB_ROOT, workers: 1, maxMemoryMb: 256, timeoutSec: 60 });
+    process.env.SQLITE_TMPDIR = was;
+    if (was === undefined) delete process.env.SQLITE_TMPDIR;
+    let tempBytes = 0;
+    const watch = setInterval(() => {
+      for (const pid of engine.workerPids()) tempBytes = Math.max(tempBytes, openTempBytes(pid, dir));
+    }, 20);
+    try {
+      const [r, next] = await engine.run([
+        { dbId: 'flight_2', sql },
+        { dbId: 'flight_2', sql: 'SELECT count(*) FROM airports' },
+      ]);
+      expect(r!.error).toMatch(/^memory limit: the query's process reached \d+ MB \(--max-memory-mb 256\)$/);
+      expect(next!.rows).toEqual([[100]]);
+      expect(tempBytes).toBe(0);
+    } finally {
+      clearInterval(watch);
+      await engine.close();
+    }
+  }, 180_000);
 });
