@@ -15,10 +15,11 @@ export function readDatabase<T>(file: string, read: (db: Database.Database) => T
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string' || !code.startsWith('SQLITE_')) throw e;
+    const damaged = /^SQLITE_(CORRUPT|NOTADB)/.test(code);
     throw new InputFileError(
       file,
       undefined,
-      `cannot read this benchmark database (${code}: ${(e as Error).message}): it is damaged, cut short or not a SQLite database; restore it from the benchmark's download (the run store is not at fault)`,
+      `cannot read this benchmark database (${code}: ${(e as Error).message})${damaged ? ": it is damaged, cut short or not a SQLite database; restore it from the benchmark's download" : ''} (the run store is not at fault)`,
     );
   } finally {
     db?.close();
