@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { LlmCache } from '../../src/llm/cache.js';
 import { LlmClient } from '../../src/llm/client.js';
 import { createGeminiProvider } from '../../src/llm/providers/gemini.js';
 import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
+import { createReplayProvider } from '../../src/llm/providers/replay.js';
 import { openRunStore } from '../../src/store/run-store.js';
 import { runCli } from '../helpers/cli.js';
 import { startFakeBatchServer, type FakeBatchServer } from '../helpers/fake-batch-server.js';
@@ -63,6 +64,8 @@ const MALFORMED: Record<'openai' | 'gemini', [string, unknown, { input: boolean;
     ['negative thinking tokens', { promptTokenCount: 40, candidatesTokenCount: 7, thoughtsTokenCount: -1 }, { input: true, output: false }],
     ['a null count', { promptTokenCount: null, candidatesTokenCount: 7 }, { input: false, output: true }],
     ['no usageMetadata at all', undefined, { input: false, output: false }],
+    ['an array for usageMetadata', [], { input: false, output: false }],
+    ['no prompt count', { candidatesTokenCount: 7 }, { input: false, output: true }],
   ],
 };
 
@@ -125,6 +128,12 @@ describe('an answer with malformed token usage (real SDKs against 127.0.0.1)', (
       store.close();
       usageBody = undefined;
     }
+  });
+
+  it('a replay file whose token count is not one is refused, naming the line', () => {
+    const file = join(dir, 'replay.jsonl');
+    writeFileSync(file, '{"text": "yes", "contains": ["singers"], "inputTokens": 12}\n{"text": "no", "contains": ["x"], "outputTokens": "lots"}\n');
+    expect(() => createReplayProvider({ file })).toThrow(`${file}:2: "outputTokens" must be a whole number of tokens, 0 or more (got "lots")`);
   });
 
   it.each(['openai', 'gemini'] as const)('%s batch answers with "lots" of tokens are kept and priced at the worst case (at the batch price)', async (api) => {

@@ -70,14 +70,15 @@ export function geminiAnswer(res: GenerateContentResponse): LlmResponse {
 }
 
 /**
- * Gemini's token counts. Its JSON leaves out a count that is 0 (proto3), so an absent field is 0;
- * no usageMetadata at all, or a field that is not a whole number ("lots", -1), is unknown: the
- * client prices it at the worst case. Thinking tokens are billed as output.
+ * Gemini's token counts. Its JSON leaves out a count that is 0 (proto3), so an absent output count
+ * is 0; no usageMetadata (or not an object), no prompt count (a prompt is never 0 tokens), or a
+ * count that is not a whole number ("lots", -1) is unknown: the client prices it at the worst case.
+ * Thinking tokens are billed as output.
  */
 function geminiUsage(u: GenerateContentResponse['usageMetadata']): ReportedUsage {
-  if (u === undefined || u === null || typeof u !== 'object') return { inputTokens: undefined, outputTokens: undefined };
-  const field = (v: unknown): number | undefined => (v === undefined ? 0 : reportedCount(v));
-  const candidates = field(u.candidatesTokenCount);
-  const thoughts = field(u.thoughtsTokenCount);
-  return { inputTokens: field(u.promptTokenCount), outputTokens: candidates === undefined || thoughts === undefined ? undefined : candidates + thoughts };
+  if (u === undefined || u === null || typeof u !== 'object' || Array.isArray(u)) return { inputTokens: undefined, outputTokens: undefined };
+  const output = (v: unknown): number | undefined => (v === undefined ? 0 : reportedCount(v));
+  const candidates = output(u.candidatesTokenCount);
+  const thoughts = output(u.thoughtsTokenCount);
+  return { inputTokens: reportedCount(u.promptTokenCount), outputTokens: candidates === undefined || thoughts === undefined ? undefined : candidates + thoughts };
 }

@@ -1,6 +1,7 @@
 import { parseJsonLines, readText } from '../../benchmark/read-json.js';
 import { InputFileError } from '../../errors.js';
 import { sha256 } from '../hash.js';
+import { reportedCount } from '../usage.js';
 import { ProviderError } from './types.js';
 import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
@@ -32,6 +33,10 @@ function readReplayFile(file: string): ReplayEntry[] {
     if (typeof r.text !== 'string') throw new InputFileError(file, line, 'expected an object with a string "text"');
     if (r.requestHash === undefined && !Array.isArray(r.contains)) {
       throw new InputFileError(file, line, 'needs "requestHash" or a "contains" array to say which request it answers');
+    }
+    // A count that is not one would make the cost NaN, which the run store refuses (issue 30).
+    for (const k of ['inputTokens', 'outputTokens'] as const) {
+      if (r[k] !== undefined && reportedCount(r[k]) === undefined) throw new InputFileError(file, line, `"${k}" must be a whole number of tokens, 0 or more (got ${JSON.stringify(r[k])})`);
     }
     return r as ReplayEntry;
   });
