@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExecutionEngine } from '../src/execution/engine.js';
 import { canMeasureMemory } from '../src/execution/process-memory.js';
 import { openRunStore } from '../src/store/run-store.js';
-import { ROOT } from './helpers/cli.js';
+import { ROOT, runCli } from './helpers/cli.js';
 
 /** The bundled Spider dev databases (users have them; the tests need nothing from ../shared). */
 const DB_ROOT = join(ROOT, 'data', 'spider', 'database');
@@ -49,6 +49,31 @@ describe('a memory limit\'s error kept in the run store', () => {
     // The result that fitted is kept too: found by the next run with that cap.
     expect((await run(768)).reused).toBe(1);
   }, 240_000);
+});
+
+describe('sqlboard score on a run store a tighter --max-memory-mb filled', () => {
+  it('runs the gold and the prediction the cap stopped again under the default cap, and scores the task right', async () => {
+    const bomb = `SELECT length(group_concat(hex(zeroblob(1000000)))) FROM ${rows(150)}`;
+    const questions = join(work, 'q.json');
+    writeFileSync(questions, JSON.stringify([
+      { db_id: 'flight_2', query: bomb, question: 'How long is it?' },
+      { db_id: 'flight_2', query: 'SELECT count(*) FROM airlines', question: 'How many airlines are there?' },
+    ]));
+    const preds = join(work, 'p.sql');
+    writeFileSync(preds, `${bomb}\tflight_2\nSELECT count(*) FROM airlines\tflight_2\n`);
+    const store = join(work, 'cli.db');
+    const score = async (extra: string[]) => {
+      const r = await runCli(['score', '--questions', questions, '--db-root', DB_ROOT, '--system', `s=${preds}`, '--store', store, '--workers', '1', '--timeout', '120', '--json', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      return { out: JSON.parse(r.stdout) as { systems: { correct: number; goldErrors: number }[]; execution: { reused: number } }, stderr: r.stderr };
+    };
+    const tight = await score(['--max-memory-mb', '192']);
+    expect(tight.out.systems[0]).toMatchObject({ correct: 1, goldErrors: 1 });
+    const loose = await score([]);
+    expect(loose.out.systems[0]).toMatchObject({ correct: 2, goldErrors: 0 });
+    // The query that fitted under both caps was reused; the one the cap stopped was run again.
+    expect(loose.out.execution.reused).toBe(1);
+  }, 300_000);
 });
 
 /** Bytes of the files under `dir` that process `pid` holds open (SQLite unlinks its temp files at once: only /proc sees them). */
