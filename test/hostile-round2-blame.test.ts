@@ -60,7 +60,7 @@ describe('a damaged file is named, and a store holding paid answers is never adv
   it('a damaged store without LLM answers may be deleted: it holds only what a re-run computes again', () => {
     const file = join(work, 'cache-only.db');
     openRunStore(file).close();
-    expect(storeFailure(corrupt(), file)!.message).toMatch(/move it away or delete it \(it holds no LLM answers: only cached results, which a re-run computes again\)/);
+    expect(storeFailure(corrupt(), file)!.message).toMatch(/move it away or delete it \(it holds no paid LLM answers: only cached results, which a re-run computes again\)/);
   });
 
   it('a SQLite error met far from the store (no file named) is not blamed on a store that checks sound', () => {

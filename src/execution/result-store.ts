@@ -108,7 +108,8 @@ export class ExecutionStore {
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
-    // Stores written before memory limits were kept with their cap get the column (NULL: no limit caused it).
+    // Stores written before memory limits were kept with their cap get the column (NULL for any other
+    // result; what format 8 kept is dropped below).
     if (!cols.some((c) => c.name === 'memory_limit_mb')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN memory_limit_mb REAL'));
     dropOlderFormats(store, 'executions', RESULT_FORMAT, { format: UNRECORDED_FORMAT, unreachable: `length(key) <> ${KEY_CHARS}` });
     // Looked up by a JSON array of keys; without the rows, for callers that compare row sets

@@ -60,16 +60,19 @@ export function guardStore<T>(file: string, f: () => T): T {
  */
 function damagedStoreAdvice(file: string): string {
   const answers = paidAnswers(file);
-  if (answers === 0) return 'move it away or delete it (it holds no LLM answers: only cached results, which a re-run computes again)';
+  if (answers === 0) return 'move it away or delete it (it holds no paid LLM answers: only cached results, which a re-run computes again)';
   const held = answers === undefined ? 'it may hold paid LLM answers that could not be counted' : `it also holds ${answers.toLocaleString('en-US')} paid LLM answer${answers === 1 ? '' : 's'}`;
   return `move it away rather than delete it (${held}; \`sqlite3 ${file} .recover\` may save what is readable)`;
 }
 
-/** The LLM answers a store holds (0 without the table), or undefined when they cannot be counted. */
+/**
+ * The paid LLM answers a store holds (those of a live provider: a replay file's cost nothing), 0
+ * without the table, or undefined when they cannot be counted.
+ */
 function paidAnswers(file: string): number | undefined {
   return readStore(file, (db) => {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'llm_calls'").get();
-    return table === undefined ? 0 : (db.prepare('SELECT count(*) AS n FROM llm_calls').get() as { n: number }).n;
+    return table === undefined ? 0 : (db.prepare("SELECT count(*) AS n FROM llm_calls WHERE provider <> 'replay'").get() as { n: number }).n;
   });
 }
 
