@@ -19,7 +19,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * memory limit's error (the gold's too) for every system, with exit 0.
  */
 describe('a memory limit\'s error kept in the run store', () => {
-  it('is reused under the same cap or a tighter one, and run again under a looser one', async () => {
+  it('is reused under the same cap or a tighter one, and run again under a looser one (a result that fitted: the reverse)', async () => {
     const file = join(work, 'memory.db');
     // About 300 MB of SQLite's own memory (a 2 × 150 MB string), one small row: over a 192 MB cap, under 768 MB.
     const bomb = `SELECT length(group_concat(hex(zeroblob(1000000)))) FROM ${rows(150)}`;
@@ -46,8 +46,13 @@ describe('a memory limit\'s error kept in the run store', () => {
     expect(loose.reused).toBe(0);
     expect(loose.result.status, loose.result.error).toBe('ok');
     expect(loose.result.rows).toEqual([[300_000_149]]); // 150 × 2,000,000 hex digits and 149 commas
-    // The result that fitted is kept too: found by the next run with that cap.
+    // The result that fitted is kept too: found by the next run with that cap or a looser one.
     expect((await run(768)).reused).toBe(1);
+    expect((await run(1024)).reused).toBe(1);
+    // Not by a run with a tighter cap, where it might not fit: that run gives what a fresh run gives.
+    const tighter = await run(192);
+    expect(tighter.reused).toBe(0);
+    expect(tighter.result.error).toMatch(/^memory limit: .*\(--max-memory-mb 192\)$/);
   }, 240_000);
 });
 

@@ -17,9 +17,9 @@ import { guardStore } from '../store/store-failure.js';
  * may be kept without its rows, ROWS_NOT_KEPT, which an older reader would have taken for JSON; 6: the
  * row-set digest hashes the row length and the joined keys; 7: it hashes the distinct rows as
  * canonical JSON in a sampled order instead, row-set.ts; 8: bytes in that JSON as base64, integers
- * from 2^64 that a double equals as its digits; 9: a memory limit's error is kept with its cap,
- * memory_limit_mb, and reused only under the same cap or a tighter one: format 8 kept it without,
- * and reused it under any cap).
+ * from 2^64 that a double equals as its digits; 9: every result is kept with the memory cap it ran
+ * under, memory_cap_mb, and a memory limit's error with memory_limit_mb: format 8 kept neither,
+ * and reused a memory limit's error under any cap).
  */
 export const RESULT_FORMAT = 9;
 /**
@@ -57,8 +57,10 @@ const BIG_RESULT_CHARS = 1 << 24;
  * row limit): a re-run with the same inputs executes nothing, whatever the paths are.
  * A timeout is kept with its limit, so a later run with a longer --timeout tries again; a result
  * that took longer than a later run's --timeout is not reused either, so that run times it out.
- * A memory limit's error is kept with its cap (memory_limit_mb), so a later run with a higher
- * --max-memory-mb tries again. (--max-rows and --max-result-bytes are part of the key.)
+ * The memory cap works the same way: a memory limit's error is kept with its cap (memory_limit_mb),
+ * so a later run with a higher --max-memory-mb tries again, and any other result with the cap it
+ * ran under (memory_cap_mb), so a later run with a lower one runs it again (it might not fit).
+ * (--max-rows and --max-result-bytes are part of the key.)
  */
 export class ExecutionStore {
   private readonly getMany;
@@ -86,13 +88,13 @@ export class ExecutionStore {
   private readonly savedHere: Set<string> | undefined;
 
   /**
-   * @param memoryLimitMb the memory cap of the runs that look results up here (--max-memory-mb;
-   *   Infinity where it is not enforced): a result the memory limit caused under a looser cap than
-   *   this one is not reused.
+   * @param memoryCapMb the memory cap of the runs that look results up and save them here
+   *   (--max-memory-mb; Infinity where it is not enforced): a memory limit's error kept under a
+   *   looser cap, or another result kept under a tighter one, is not reused.
    */
   constructor(
     store: RunStore,
-    private readonly memoryLimitMb = Number.POSITIVE_INFINITY,
+    private readonly memoryCapMb = Number.POSITIVE_INFINITY,
   ) {
     this.file = store.file;
     guardStore(store.file, () =>
@@ -101,26 +103,27 @@ export class ExecutionStore {
         key TEXT PRIMARY KEY, db_sha256 TEXT NOT NULL, sql TEXT NOT NULL, status TEXT NOT NULL,
         columns TEXT NOT NULL, rows TEXT NOT NULL, error TEXT, ms REAL NOT NULL,
         timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL, row_set TEXT,
-        memory_limit_mb REAL);
+        memory_limit_mb REAL, memory_cap_mb REAL);
       CREATE TABLE IF NOT EXISTS db_files (
         path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, sha256 TEXT NOT NULL);`),
     );
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
-    // Stores written before memory limits were kept with their cap get the column (NULL for any other
-    // result; what format 8 kept is dropped below).
-    if (!cols.some((c) => c.name === 'memory_limit_mb')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN memory_limit_mb REAL'));
+    // Stores written before memory caps were kept get the columns (what format 8 kept is dropped below).
+    for (const col of ['memory_limit_mb', 'memory_cap_mb']) {
+      if (!cols.some((c) => c.name === col)) guardStore(store.file, () => store.db.exec(`ALTER TABLE executions ADD COLUMN ${col} REAL`));
+    }
     dropOlderFormats(store, 'executions', RESULT_FORMAT, { format: UNRECORDED_FORMAT, unreachable: `length(key) <> ${KEY_CHARS}` });
     // Looked up by a JSON array of keys; without the rows, for callers that compare row sets
     // only (a re-run decodes nothing).
     // Rows come back as arrays (raw): a re-run reads thousands, and building an object per row cost more than the lookup.
     this.getMany = store.db
-      .prepare<[string], StoredRow>('SELECT key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))')
+      .prepare<[string], StoredRow>('SELECT key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb, memory_cap_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))')
       .raw(true);
     this.getManyLean = store.db
       .prepare<[string], StoredRow>(
-        "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set, memory_limit_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))",
+        "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set, memory_limit_mb, memory_cap_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))",
       )
       .raw(true);
     // A report's preview: the first rows and the count, cut out by SQLite so a huge result is never decoded here.
@@ -132,8 +135,8 @@ export class ExecutionStore {
     );
     // Positional parameters, bound from one array per row: named ones cost an object and a lookup per field.
     this.put = store.db.prepare<PendingRow>(
-      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set, memory_limit_mb)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set, memory_limit_mb, memory_cap_mb)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.putMany = store.db.transaction((rows: PendingRow[]) => {
       for (const r of rows) this.put.run(...r);
@@ -201,10 +204,11 @@ export class ExecutionStore {
     return out;
   }
 
-  private result([, status, columns, rowsJson, error, ms, timeout, rowSet, memoryLimitMb]: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
+  private result([, status, columns, rowsJson, error, ms, timeout, rowSet, memoryLimitMb, memoryCapMb]: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
     if (status === 'timeout' ? timeout < timeoutMs : ms > timeoutMs) return undefined;
-    // A memory limit's error holds only under the same cap or a tighter one: a looser cap runs it again.
-    if (memoryLimitMb !== null && memoryLimitMb < this.memoryLimitMb) return undefined;
+    // A memory limit's error holds only under the same cap or a tighter one, any other result only
+    // under the same cap or a looser one (NULL: it ran where no cap was enforced).
+    if (memoryLimitMb !== null ? memoryLimitMb < this.memoryCapMb : (memoryCapMb ?? Number.POSITIVE_INFINITY) > this.memoryCapMb) return undefined;
     if (withRows && status === 'ok' && rowsJson === ROWS_NOT_KEPT) return undefined;
     const rows = status === 'ok' && (withRows || rowSet === null) ? decodeRows(rowsJson) : [];
     // Built field by field (a re-run builds thousands): the same fields, in the same order, as spreads gave.
@@ -263,6 +267,7 @@ export class ExecutionStore {
       this.now(),
       result.rowSet ?? null,
       result.memoryLimitMb ?? null,
+      Number.isFinite(this.memoryCapMb) ? this.memoryCapMb : null,
     ]);
     // A big result is written at once rather than waiting in memory for its batch.
     this.saved++;
@@ -306,7 +311,7 @@ export class ExecutionStore {
   }
 }
 
-/** A lookup's row, as SQLite returns it raw: key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb. */
+/** A lookup's row, as SQLite returns it raw: key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb, memory_cap_mb. */
 type StoredRow = [
   key: string,
   status: string,
@@ -317,6 +322,7 @@ type StoredRow = [
   timeoutMs: number,
   rowSet: string | null,
   memoryLimitMb: number | null,
+  memoryCapMb: number | null,
 ];
 
 /** An executions row waiting for its transaction, in the INSERT's column order. */
@@ -334,6 +340,7 @@ type PendingRow = [
   createdAt: string,
   rowSet: string | null,
   memoryLimitMb: number | null,
+  memoryCapMb: number | null,
 ];
 
 /**
