@@ -36,7 +36,7 @@ describe('run-store failures are user errors naming the file and the way out', (
     copyFileSync(join(dir, 'full.db'), truncated);
     truncateSync(truncated, Math.floor(statSync(truncated).size / 2));
     const cases: [string, RegExp][] = [
-      [garbage, /the run store .*garbage\.db is damaged or not a sqlboard store \(SQLITE_NOTADB.*move it away or delete it .*or give another --store/],
+      [garbage, /the run store .*garbage\.db is damaged or not a sqlboard store \(SQLITE_NOTADB.*move it away rather than delete it \(it may hold paid LLM answers that could not be counted.*or give another --store/],
       [truncated, /the run store .*truncated\.db is damaged or not a sqlboard store \(SQLITE_CORRUPT/],
       ['/proc/sqlboard.db', /cannot write the run store \/proc\/sqlboard\.db \(SQLITE_CANTOPEN.*give a --store in a writable directory/],
       ['/proc/no-such-dir/sqlboard.db', /cannot write the run store \/proc\/no-such-dir\/sqlboard\.db \(E[A-Z]+.*give a --store in a writable directory/],

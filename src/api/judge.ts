@@ -12,6 +12,7 @@ import { parsePriceFlag, readPriceFile } from '../llm/pricing.js';
 import { formatReplay, replayEntries } from '../llm/replay-export.js';
 import { DEFAULT_RETRY } from '../llm/retry.js';
 import { redactDeep } from '../llm/secrets.js';
+import { unknownUsageNote } from '../llm/usage.js';
 import { judgeJson, judgeReport } from '../report/judge-report.js';
 import { judgeExplorer } from '../report/explorer-judge.js';
 import { runPreviews } from '../execution/run-previews.js';
@@ -95,6 +96,8 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
       notes.push(`the provider billed ${over.toFixed(4)} USD beyond the worst case of the calls it answered (it reported more tokens than counted or allowed); the cap held for everything else.`);
     }
     if (live.batch) notes.push(batchSummaryNote(sumWaves(live.batch.driver.reports)));
+    const unknownUsage = unknownUsageNote(live.client.stats, live.price !== undefined);
+    if (unknownUsage) notes.push(unknownUsage);
     if (run.waiting) {
       notes.push(`${run.waiting} items wait for submitted batches (ids in ${storeFile}; \`sqlboard batch status\`): run the same command again to collect them.`);
     }

@@ -21,6 +21,7 @@ import { createBatchMode } from '../llm/batch/setup.js';
 import type { BatchMode, BatchModeOptions } from '../llm/batch/setup.js';
 import type { BatchTransport } from '../llm/batch/types.js';
 import { sumWaves } from '../llm/batch/waves.js';
+import { unknownUsageNote } from '../llm/usage.js';
 
 export interface LlmAgentsOptions {
   agents: readonly LlmAgentSpec[];
@@ -226,7 +227,10 @@ export async function generateAgentPredictions(o: LlmAgentsOptions): Promise<Llm
       file: `${a.spec.provider}:${a.spec.model}`,
       byTask,
       format: 'llm-agent',
-      notes: failures.length > 0 ? [failureNote(failures, tasks.length)] : [],
+      notes: [
+        ...(failures.length > 0 ? [failureNote(failures, tasks.length)] : []),
+        ...[unknownUsageNote(a.client.stats, a.price !== undefined)].filter((n) => n !== undefined),
+      ],
     });
     const s = a.client.stats;
     summaries.push({

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { readDatabase } from '../benchmark/read-database.js';
 import type { Benchmark, Task } from '../benchmark/types.js';
 import { databaseFile, type ExecutionEngine } from '../execution/engine.js';
 import type { ExecRequest } from '../execution/types.js';
@@ -37,15 +37,12 @@ export interface InjectedBenchmark {
 
 /** The database's column names (every table), read-only. */
 function columnNames(dbRoot: string, dbId: string): string[] {
-  const db = new Database(databaseFile(dbRoot, dbId), { readonly: true, fileMustExist: true });
-  try {
+  return readDatabase(databaseFile(dbRoot, dbId), (db) => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as { name: string }[];
     const cols = new Set<string>();
     for (const t of tables) for (const c of db.prepare(`PRAGMA table_info("${t.name.replace(/"/g, '""')}")`).all() as { name: string }[]) cols.add(c.name);
     return [...cols];
-  } finally {
-    db.close();
-  }
+  });
 }
 
 function shuffle<T>(xs: T[], rng: () => number): T[] {

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { readDatabase } from './read-database.js';
 import { InputFileError } from '../errors.js';
 import { spiderSchema, type SpiderSchema } from '../sql/spider-parse.js';
 import type { ForeignKeyMap } from '../sql/spider-exact.js';
@@ -50,8 +50,7 @@ function foreignKeyMap(columns: [number, string][], tables: string[], foreignKey
 
 /** A database's schema as Spider's `get_schema` reads it from the SQLite file (names lower-cased). */
 export function readSpiderSchema(dbFile: string): SpiderSchema {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
+  return readDatabase(dbFile, (db) => {
     const tables = new Map<string, string[]>();
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type='table'").pluck().all() as string[];
     for (const name of names) {
@@ -60,7 +59,5 @@ export function readSpiderSchema(dbFile: string): SpiderSchema {
       tables.set(t, cols.map((c) => c.name.toLowerCase()));
     }
     return spiderSchema(tables);
-  } finally {
-    db.close();
-  }
+  });
 }

@@ -146,7 +146,9 @@ export class ExecutionEngine {
       ...(this.compat ? { compat: this.compat } : {}),
     });
     if (!canMeasureMemory()) this.notes.push('no /proc on this system: --max-memory-mb is not enforced');
-    this.store = opts.store ? new ExecutionStore(opts.store) : undefined;
+    // A memory limit's error kept under a looser cap than this run's (or any, where none is enforced)
+    // is run again, and so is any other result kept under a tighter cap.
+    this.store = opts.store ? new ExecutionStore(opts.store, canMeasureMemory() ? memoryMb : Number.POSITIVE_INFINITY) : undefined;
     // With nothing to reuse, the first process starts now and boots while the caller reads its files
     // (the pool starts the others once the queued work is worth them). With a run store that holds
     // executions, it starts with the first query not found there, so a re-run that finds everything

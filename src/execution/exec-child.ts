@@ -28,10 +28,30 @@ function connection(path: string, compat: SqliteCompat | undefined): Database.Da
   let db = connections.get(key);
   if (!db) {
     db = openForQueries(Database, path, DQS_EXTENSION, compat);
+    tempInMemory(db);
     holdLock(db);
     connections.set(key, db);
   }
   return db;
+}
+
+/**
+ * SQLite's temporary storage (the sorter's spill of an ORDER BY or GROUP BY, the tables of a UNION,
+ * DISTINCT or recursive CTE) in this process's memory instead of temp files: files were counted by
+ * neither --max-memory-mb nor --max-result-bytes, and a runaway `UNION` over a recursive CTE wrote
+ * 191 MB of them in 5 s (issue 30: 763 MB at --timeout 10). In memory it is resident memory, which
+ * the pool's cap sees (pool.ts checkMemory: better-sqlite3 is built without SQLite's memory
+ * accounting, so PRAGMA hard_heap_limit would do nothing). With temp in memory SQLite's sorter never
+ * writes a file at all (vdbesort.c). A query may not set it back: run-query.ts refuses PRAGMAs that
+ * set state.
+ */
+function tempInMemory(db: Database.Database): void {
+  db.pragma('temp_store = MEMORY');
+  // 2 is MEMORY. Should it not hold (never seen), no query runs here: each is "cannot open database".
+  if (db.pragma('temp_store', { simple: true }) !== 2) {
+    db.close();
+    throw new Error('SQLite did not keep its temporary storage in memory (PRAGMA temp_store), so no query may run');
+  }
 }
 
 /**

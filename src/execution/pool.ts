@@ -412,7 +412,13 @@ export class ProcessPool {
       this.replace(
         slot,
         first
-          ? { status: 'error', columns: [], error: `memory limit: the query's process reached ${mb(rss)} (--max-memory-mb ${Math.round(cap / 2 ** 20)})`, ms: 0 }
+          ? {
+              status: 'error',
+              columns: [],
+              error: `memory limit: the query's process reached ${mb(rss)} (--max-memory-mb ${Math.round(cap / 2 ** 20)})`,
+              memoryLimitMb: cap / 2 ** 20,
+              ms: 0,
+            }
           : undefined,
       );
     }

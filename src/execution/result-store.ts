@@ -19,9 +19,11 @@ import { guardStore } from '../store/store-failure.js';
  * canonical JSON in a sampled order instead, row-set.ts; 8: bytes in that JSON as base64, integers
  * from 2^64 that a double equals as its digits; 9: double-quoted names resolved by SQLite itself,
  * reference by reference, dqs.ts, where a rewriter had made every occurrence of a name a string once
- * one of them failed to resolve).
+ * one of them failed to resolve; 10: every result is kept with the memory cap it ran under,
+ * memory_cap_mb, and a memory limit's error with memory_limit_mb: format 9 kept neither, and reused
+ * a memory limit's error under any cap).
  */
-export const RESULT_FORMAT = 9;
+export const RESULT_FORMAT = 10;
 /**
  * What a store written before older-formats.ts's record holds: RESULT_FORMAT 8, except for keys of
  * another length than KEY_CHARS (the 64 hex characters of before), which no lookup finds.
@@ -57,6 +59,10 @@ const BIG_RESULT_CHARS = 1 << 24;
  * row limit): a re-run with the same inputs executes nothing, whatever the paths are.
  * A timeout is kept with its limit, so a later run with a longer --timeout tries again; a result
  * that took longer than a later run's --timeout is not reused either, so that run times it out.
+ * The memory cap works the same way: a memory limit's error is kept with its cap (memory_limit_mb),
+ * so a later run with a higher --max-memory-mb tries again, and any other result with the cap it
+ * ran under (memory_cap_mb), so a later run with a lower one runs it again (it might not fit).
+ * (--max-rows and --max-result-bytes are part of the key.)
  */
 export class ExecutionStore {
   private readonly getMany;
@@ -83,30 +89,43 @@ export class ExecutionStore {
    */
   private readonly savedHere: Set<string> | undefined;
 
-  constructor(store: RunStore) {
+  /**
+   * @param memoryCapMb the memory cap of the runs that look results up and save them here
+   *   (--max-memory-mb; Infinity where it is not enforced): a memory limit's error kept under a
+   *   looser cap, or another result kept under a tighter one, is not reused.
+   */
+  constructor(
+    store: RunStore,
+    private readonly memoryCapMb = Number.POSITIVE_INFINITY,
+  ) {
     this.file = store.file;
     guardStore(store.file, () =>
       store.db.exec(`
       CREATE TABLE IF NOT EXISTS executions (
         key TEXT PRIMARY KEY, db_sha256 TEXT NOT NULL, sql TEXT NOT NULL, status TEXT NOT NULL,
         columns TEXT NOT NULL, rows TEXT NOT NULL, error TEXT, ms REAL NOT NULL,
-        timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL, row_set TEXT);
+        timeout_ms INTEGER NOT NULL, max_rows INTEGER NOT NULL, created_at TEXT NOT NULL, row_set TEXT,
+        memory_limit_mb REAL, memory_cap_mb REAL);
       CREATE TABLE IF NOT EXISTS db_files (
         path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, sha256 TEXT NOT NULL);`),
     );
     // Stores written before row sets were kept get the column (NULL: computed from the rows).
     const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(executions)').all();
     if (!cols.some((c) => c.name === 'row_set')) guardStore(store.file, () => store.db.exec('ALTER TABLE executions ADD COLUMN row_set TEXT'));
+    // Stores written before memory caps were kept get the columns (what format 8 kept is dropped below).
+    for (const col of ['memory_limit_mb', 'memory_cap_mb']) {
+      if (!cols.some((c) => c.name === col)) guardStore(store.file, () => store.db.exec(`ALTER TABLE executions ADD COLUMN ${col} REAL`));
+    }
     dropOlderFormats(store, 'executions', RESULT_FORMAT, { format: UNRECORDED_FORMAT, unreachable: `length(key) <> ${KEY_CHARS}` });
     // Looked up by a JSON array of keys; without the rows, for callers that compare row sets
     // only (a re-run decodes nothing).
     // Rows come back as arrays (raw): a re-run reads thousands, and building an object per row cost more than the lookup.
     this.getMany = store.db
-      .prepare<[string], StoredRow>('SELECT key, status, columns, rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))')
+      .prepare<[string], StoredRow>('SELECT key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb, memory_cap_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))')
       .raw(true);
     this.getManyLean = store.db
       .prepare<[string], StoredRow>(
-        "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set FROM executions WHERE key IN (SELECT value FROM json_each(?))",
+        "SELECT key, status, columns, CASE WHEN row_set IS NULL THEN rows ELSE '[]' END AS rows, error, ms, timeout_ms, row_set, memory_limit_mb, memory_cap_mb FROM executions WHERE key IN (SELECT value FROM json_each(?))",
       )
       .raw(true);
     // A report's preview: the first rows and the count, cut out by SQLite so a huge result is never decoded here.
@@ -118,8 +137,8 @@ export class ExecutionStore {
     );
     // Positional parameters, bound from one array per row: named ones cost an object and a lookup per field.
     this.put = store.db.prepare<PendingRow>(
-      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO executions (key, db_sha256, sql, status, columns, rows, error, ms, timeout_ms, max_rows, created_at, row_set, memory_limit_mb, memory_cap_mb)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.putMany = store.db.transaction((rows: PendingRow[]) => {
       for (const r of rows) this.put.run(...r);
@@ -189,8 +208,11 @@ export class ExecutionStore {
     return out;
   }
 
-  private result([, status, columns, rowsJson, error, ms, timeout, rowSet]: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
+  private result([, status, columns, rowsJson, error, ms, timeout, rowSet, memoryLimitMb, memoryCapMb]: StoredRow, timeoutMs: number, withRows: boolean): ExecResult | undefined {
     if (status === 'timeout' ? timeout < timeoutMs : ms > timeoutMs) return undefined;
+    // A memory limit's error holds only under the same cap or a tighter one, any other result only
+    // under the same cap or a looser one (NULL: it ran where no cap was enforced).
+    if (memoryLimitMb !== null ? memoryLimitMb < this.memoryCapMb : (memoryCapMb ?? Number.POSITIVE_INFINITY) > this.memoryCapMb) return undefined;
     if (withRows && status === 'ok' && rowsJson === ROWS_NOT_KEPT) return undefined;
     const rows = status === 'ok' && (withRows || rowSet === null) ? decodeRows(rowsJson) : [];
     // Built field by field (a re-run builds thousands): the same fields, in the same order, as spreads gave.
@@ -202,6 +224,7 @@ export class ExecutionStore {
     r.rows = withRows ? rows : [];
     if (status === 'ok') r.rowSet = rowSet ?? rowSetDigest(rows);
     if (error !== null) r.error = error;
+    if (memoryLimitMb !== null) r.memoryLimitMb = memoryLimitMb;
     r.ms = ms;
     return r;
   }
@@ -247,6 +270,8 @@ export class ExecutionStore {
       maxRows,
       this.now(),
       result.rowSet ?? null,
+      result.memoryLimitMb ?? null,
+      Number.isFinite(this.memoryCapMb) ? this.memoryCapMb : null,
     ]);
     // A big result is written at once rather than waiting in memory for its batch.
     this.saved++;
@@ -290,8 +315,19 @@ export class ExecutionStore {
   }
 }
 
-/** A lookup's row, as SQLite returns it raw: key, status, columns, rows, error, ms, timeout_ms, row_set. */
-type StoredRow = [key: string, status: string, columns: string, rows: string, error: string | null, ms: number, timeoutMs: number, rowSet: string | null];
+/** A lookup's row, as SQLite returns it raw: key, status, columns, rows, error, ms, timeout_ms, row_set, memory_limit_mb, memory_cap_mb. */
+type StoredRow = [
+  key: string,
+  status: string,
+  columns: string,
+  rows: string,
+  error: string | null,
+  ms: number,
+  timeoutMs: number,
+  rowSet: string | null,
+  memoryLimitMb: number | null,
+  memoryCapMb: number | null,
+];
 
 /** An executions row waiting for its transaction, in the INSERT's column order. */
 type PendingRow = [
@@ -307,6 +343,8 @@ type PendingRow = [
   maxRows: number,
   createdAt: string,
   rowSet: string | null,
+  memoryLimitMb: number | null,
+  memoryCapMb: number | null,
 ];
 
 /**

@@ -30,6 +30,11 @@ export interface ExecResult {
   rowSet?: string;
   /** Why it failed (SQLite's message, "result too large", "timed out after 30 s", a write refused...). */
   error?: string;
+  /**
+   * Set when the memory cap stopped it (an error): that cap in MiB (--max-memory-mb). The error
+   * holds only under the same cap or a tighter one; the run store reuses it only then.
+   */
+  memoryLimitMb?: number;
   /** The query's own execution time in milliseconds (from the store when reused). */
   ms: number;
 }

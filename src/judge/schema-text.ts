@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { readDatabase } from '../benchmark/read-database.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvRows } from '../benchmark/csv-rows.js';
@@ -19,8 +20,7 @@ export interface SchemaTextOptions {
  * Read-only; the order is sqlite_master's, so the text is deterministic.
  */
 export function schemaText(dbFile: string, opts: SchemaTextOptions = {}): string {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
+  return readDatabase(dbFile, (db) => {
     const tables = db
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
       .all() as { name: string; sql: string | null }[];
@@ -35,9 +35,7 @@ export function schemaText(dbFile: string, opts: SchemaTextOptions = {}): string
       blocks.push(lines.join('\n'));
     }
     return blocks.join('\n\n');
-  } finally {
-    db.close();
-  }
+  });
 }
 
 function quoteId(name: string): string {

@@ -24,6 +24,8 @@ export interface CachedCall {
   resolvedModel?: string;
   /** Cut at the output-token limit. */
   truncated?: boolean;
+  /** The API reported no usable token count: `usage` and `costUsd` are the request's worst case (usage.ts). */
+  usageUnknown?: true;
 }
 
 export function callKey(p: CallKeyParts): string {
@@ -42,6 +44,7 @@ interface AnswerRow {
   latency_ms: number;
   attempts: number;
   truncated: number;
+  usage_unknown: number;
 }
 
 function callOf(r: AnswerRow): CachedCall {
@@ -53,6 +56,7 @@ function callOf(r: AnswerRow): CachedCall {
     attempts: r.attempts,
     resolvedModel: r.resolved_model ?? undefined,
     ...(r.truncated ? { truncated: true } : {}),
+    ...(r.usage_unknown ? { usageUnknown: true as const } : {}),
   };
 }
 
@@ -82,14 +86,18 @@ export class LlmCache {
       latency_ms REAL NOT NULL,
       attempts INTEGER NOT NULL,
       truncated INTEGER NOT NULL DEFAULT 0,
-      created_at TEXT NOT NULL
+      created_at TEXT NOT NULL,
+      usage_unknown INTEGER NOT NULL DEFAULT 0
     )`);
-    const answer = 'response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated';
+    // Stores from before it get the column: their answers all came with usable counts (or the run failed).
+    const cols = store.db.prepare<[], { name: string }>('PRAGMA table_info(llm_calls)').all();
+    if (!cols.some((c) => c.name === 'usage_unknown')) store.db.exec('ALTER TABLE llm_calls ADD COLUMN usage_unknown INTEGER NOT NULL DEFAULT 0');
+    const answer = 'response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated, usage_unknown';
     this.recordedStmt = store.db.prepare(`SELECT model, messages, ${answer} FROM llm_calls WHERE key = ?`);
     this.getStmt = store.db.prepare(`SELECT ${answer} FROM llm_calls WHERE key = ?`);
     this.putStmt = store.db.prepare(`INSERT OR REPLACE INTO llm_calls
-      (key, provider, base_url, model, prompt_hash, messages, sampling, response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated, created_at)
-      VALUES (@key, @provider, @baseUrl, @model, @promptHash, @messages, @sampling, @response, @resolvedModel, @inputTokens, @outputTokens, @costUsd, @latencyMs, @attempts, @truncated, @createdAt)`);
+      (key, provider, base_url, model, prompt_hash, messages, sampling, response, resolved_model, input_tokens, output_tokens, cost_usd, latency_ms, attempts, truncated, created_at, usage_unknown)
+      VALUES (@key, @provider, @baseUrl, @model, @promptHash, @messages, @sampling, @response, @resolvedModel, @inputTokens, @outputTokens, @costUsd, @latencyMs, @attempts, @truncated, @createdAt, @usageUnknown)`);
   }
 
   /** The stored request and answer of a call, for exporting replay files. */
@@ -122,6 +130,7 @@ export class LlmCache {
       attempts: call.attempts,
       truncated: call.truncated ? 1 : 0,
       createdAt: new Date().toISOString(),
+      usageUnknown: call.usageUnknown ? 1 : 0,
     });
   }
 }

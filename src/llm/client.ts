@@ -12,7 +12,7 @@ import type { BatchCollector } from './batch/collector.js';
 import { ProviderError, isReasoningModel } from './providers/types.js';
 import type { ChatMessage, LlmProvider, ResponseSchema, Sampling } from './providers/types.js';
 import { redact } from './secrets.js';
-import { tokenCounterFor } from './token-count.js';
+import { callSize, usageOf, worstCaseUsage } from './usage.js';
 
 export interface LlmClientOptions {
   provider: LlmProvider;
@@ -60,6 +60,10 @@ export interface ClientStats {
   reservedUsd: number;
   /** What the provider billed beyond those worst cases (it reported more tokens than the maximum). */
   billedBeyondWorstUsd: number;
+  /** Answers whose token counts the API did not report usably: counted at their worst case (usage.ts). */
+  unknownUsage: number;
+  /** What those answers were priced at. */
+  unknownUsageUsd: number;
 }
 
 const DEFAULT_SAMPLING: Sampling = { temperature: 0, maxOutputTokens: 2048 };
@@ -78,7 +82,17 @@ export class LlmClient {
   readonly provider: LlmProvider;
   readonly model: string;
   readonly sampling: Sampling;
-  readonly stats: ClientStats = { requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, reservedUsd: 0, billedBeyondWorstUsd: 0 };
+  readonly stats: ClientStats = {
+    requests: 0,
+    cacheHits: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    reservedUsd: 0,
+    billedBeyondWorstUsd: 0,
+    unknownUsage: 0,
+    unknownUsageUsd: 0,
+  };
   /** The first dated model version an API reported, for naming the judge. */
   resolvedModel: string | undefined;
   /** Cache keys of every call this client answered (for `--record`). */
@@ -157,9 +171,7 @@ export class LlmClient {
    */
   private async countedWorstCaseUsd(parts: CallKeyParts): Promise<number> {
     if (this.opts.budget?.limits.maxCostUsd === undefined || !this.opts.price) return 0;
-    const count = await tokenCounterFor(this.provider.name, this.model);
-    const inputTokens = count({ messages: parts.messages, extra: parts.responseSchema ? [JSON.stringify(parts.responseSchema.schema)] : [] });
-    return costUsd({ inputTokens, outputTokens: this.sampling.maxOutputTokens }, this.opts.price);
+    return costUsd(await worstCaseUsage(callSize(parts)), this.opts.price);
   }
 
   private async request(key: string, parts: CallKeyParts): Promise<CachedCall> {
@@ -182,11 +194,12 @@ export class LlmClient {
           this.opts.retry ?? DEFAULT_RETRY,
           this.opts.sleep ?? realSleep,
         );
+        // Token counts the API did not report usably are taken at the request's worst case.
+        const used = await usageOf(value.usage, callSize(parts), this.opts.price);
         // A server may echo the key it was sent: nothing a provider returns keeps it.
         const call: CachedCall = {
           text: redact(value.text),
-          usage: value.usage,
-          costUsd: costUsd(value.usage, this.opts.price),
+          ...used,
           latencyMs: Math.round(performance.now() - t0),
           attempts,
           resolvedModel: value.resolvedModel === undefined ? undefined : redact(value.resolvedModel),
@@ -215,6 +228,10 @@ export class LlmClient {
     this.stats.inputTokens += call.usage.inputTokens;
     this.stats.outputTokens += call.usage.outputTokens;
     this.stats.costUsd += call.costUsd;
+    if (call.usageUnknown) {
+      this.stats.unknownUsage += 1;
+      this.stats.unknownUsageUsd += call.costUsd;
+    }
     this.noteModel(call.resolvedModel);
   }
 

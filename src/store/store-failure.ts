@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { UserError } from '../errors.js';
 
 /** The run store most recently opened, so that a failure met far from it can still name it. */
@@ -24,9 +25,13 @@ export function storeFailure(e: unknown, storeFile?: string): UserError | undefi
   if (typeof code !== 'string' || file === undefined) return undefined;
   const why = `${code}: ${(e as Error).message}`;
   if (DAMAGED.test(code)) {
-    return new UserError(
-      `the run store ${file} is damaged or not a sqlboard store (${why}): move it away or delete it (it is a cache of results), or give another --store`,
-    );
+    // Met far from the store (no file given): blamed on it only if it is damaged indeed. A
+    // benchmark database read in this process names itself (benchmark/read-database.ts); this is
+    // for any other file SQLite found damaged.
+    if (storeFile === undefined && storeIsSound(file)) {
+      return new UserError(`a SQLite file is damaged (${why}); the run store ${file} checks sound (PRAGMA quick_check), so it is another one: check the benchmark databases (--db-root)`);
+    }
+    return new UserError(`the run store ${file} is damaged or not a sqlboard store (${why}): ${damagedStoreAdvice(file)}, or give another --store`);
   }
   if (FULL.test(code)) {
     return new UserError(
@@ -45,5 +50,46 @@ export function guardStore<T>(file: string, f: () => T): T {
     return f();
   } catch (e) {
     throw storeFailure(e, file) ?? e;
+  }
+}
+
+/**
+ * What to do with a damaged store. Deleting it is advised only when it holds no LLM answer (those
+ * were paid for, and a new store pays again): with answers, or when they cannot be counted (a
+ * file that is no store at all may be anyone's), only moving it away.
+ */
+function damagedStoreAdvice(file: string): string {
+  const answers = paidAnswers(file);
+  if (answers === 0) return 'move it away or delete it (it holds no paid LLM answers: only cached results, which a re-run computes again)';
+  const held = answers === undefined ? 'it may hold paid LLM answers that could not be counted' : `it also holds ${answers.toLocaleString('en-US')} paid LLM answer${answers === 1 ? '' : 's'}`;
+  return `move it away rather than delete it (${held}; \`sqlite3 ${file} .recover\` may save what is readable)`;
+}
+
+/**
+ * The paid LLM answers a store holds (those of a live provider: a replay file's cost nothing), 0
+ * without the table, or undefined when they cannot be counted.
+ */
+function paidAnswers(file: string): number | undefined {
+  return readStore(file, (db) => {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'llm_calls'").get();
+    return table === undefined ? 0 : (db.prepare("SELECT count(*) AS n FROM llm_calls WHERE provider <> 'replay'").get() as { n: number }).n;
+  });
+}
+
+function storeIsSound(file: string): boolean {
+  return readStore(file, (db) => db.pragma('quick_check(1)', { simple: true }) === 'ok') === true;
+}
+
+/** Reads a store read-only; undefined when it cannot be read at all. */
+function readStore<T>(file: string, read: (db: Database.Database) => T): T | undefined {
+  if (file === ':memory:') return undefined;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    return read(db);
+  } catch {
+    return undefined;
+  } finally {
+    db?.close();
   }
 }

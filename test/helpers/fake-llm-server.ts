@@ -31,6 +31,11 @@ export interface Reply {
   model?: string;
   /** Stopped at the token limit (OpenAI finish_reason "length", Gemini "MAX_TOKENS"). */
   truncated?: boolean;
+  /**
+   * The API's usage object as sent (OpenAI `usage`, Gemini `usageMetadata`), instead of one built
+   * from `usage`: malformed counts; present with the value undefined, the field is left out.
+   */
+  usageBody?: unknown;
 }
 
 export type Script = (req: SeenRequest, n: number) => Reply | Promise<Reply>;
@@ -119,7 +124,10 @@ export function openaiBody(model: string, r: Reply): unknown {
     created: 1_700_000_000,
     model: r.model ?? model,
     choices: [{ index: 0, message: { role: 'assistant', content: r.text ?? '' }, finish_reason: r.truncated ? 'length' : 'stop' }],
-    usage: { prompt_tokens: r.usage?.input ?? 100, completion_tokens: r.usage?.output ?? 20, total_tokens: (r.usage?.input ?? 100) + (r.usage?.output ?? 20) },
+    usage:
+      'usageBody' in r
+        ? r.usageBody
+        : { prompt_tokens: r.usage?.input ?? 100, completion_tokens: r.usage?.output ?? 20, total_tokens: (r.usage?.input ?? 100) + (r.usage?.output ?? 20) },
   };
 }
 
@@ -130,7 +138,10 @@ export function geminiBody(r: Reply): unknown {
         ? { content: { role: 'model' }, finishReason: 'MAX_TOKENS', index: 0 }
         : { content: { role: 'model', parts: [{ text: r.text ?? '' }] }, finishReason: r.truncated ? 'MAX_TOKENS' : 'STOP', index: 0 },
     ],
-    usageMetadata: { promptTokenCount: r.usage?.input ?? 100, candidatesTokenCount: r.usage?.output ?? 20, totalTokenCount: (r.usage?.input ?? 100) + (r.usage?.output ?? 20) },
+    usageMetadata:
+      'usageBody' in r
+        ? r.usageBody
+        : { promptTokenCount: r.usage?.input ?? 100, candidatesTokenCount: r.usage?.output ?? 20, totalTokenCount: (r.usage?.input ?? 100) + (r.usage?.output ?? 20) },
     modelVersion: r.model ?? 'gemini-2.5-flash-001',
   };
 }

@@ -1,12 +1,13 @@
 import type { Budget } from '../budget.js';
 import type { CachedCall, LlmCache } from '../cache.js';
-import { costUsd } from '../pricing.js';
 import type { Price } from '../pricing.js';
 import type { Sleep } from '../retry.js';
 import type { BatchStore } from './batch-store.js';
 import type { BatchCollector, PendingCall } from './collector.js';
 import { TERMINAL_STATES } from './types.js';
 import type { BatchLine, BatchState, BatchStatus, BatchTransport } from './types.js';
+import type { LlmResponse } from '../providers/types.js';
+import { callSize, usageOf } from '../usage.js';
 
 /** OpenAI's and Gemini's batch engines both bill half the online price. */
 export const BATCH_PRICE_FACTOR = 0.5;
@@ -222,7 +223,7 @@ export class WaveDriver {
   private async collect(status: BatchStatus): Promise<{ answered: number; spentUsd: number; missing: { call: PendingCall; why: string }[] }> {
     const o = this.o;
     const calls = o.store.calls(status.id);
-    const results = status.state === 'failed' ? { answers: new Map(), errors: new Map<string, string>() } : await o.transport.results(status);
+    const results = status.state === 'failed' ? { answers: new Map<string, LlmResponse>(), errors: new Map<string, string>() } : await o.transport.results(status);
     const batchPrice = o.price && { input: o.price.input * BATCH_PRICE_FACTOR, output: o.price.output * BATCH_PRICE_FACTOR };
     let answered = 0;
     let spentUsd = 0;
@@ -233,8 +234,8 @@ export class WaveDriver {
       if (a) {
         const call: CachedCall = {
           text: a.text,
-          usage: a.usage,
-          costUsd: costUsd(a.usage, batchPrice),
+          // Token counts the API did not report usably are taken at the request's worst case.
+          ...(await usageOf(a.usage, callSize(parts), batchPrice)),
           // A batch answer has no latency of its own: 0, not the batch's wall time.
           latencyMs: 0,
           attempts: 1,

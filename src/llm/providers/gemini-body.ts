@@ -1,6 +1,7 @@
 import type { GenerateContentResponse } from '@google/genai';
 import { ProviderError } from './types.js';
-import type { ChatMessage, LlmRequest, LlmResponse } from './types.js';
+import type { ChatMessage, LlmRequest, LlmResponse, ReportedUsage } from './types.js';
+import { reportedCount } from '../usage.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
@@ -60,15 +61,24 @@ export function geminiAnswer(res: GenerateContentResponse): LlmResponse {
   // A candidate without text (cut at the token limit while thinking, or a safety stop) is
   // the model's answer, empty: the caller's parser says why it cannot be used.
   const text = (cand.content?.parts ?? []).filter((p) => !p.thought).map((p) => p.text ?? '').join('');
-  const u = res.usageMetadata;
   return {
     text,
-    usage: {
-      inputTokens: u?.promptTokenCount ?? 0,
-      // Thinking tokens are billed as output.
-      outputTokens: (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0),
-    },
+    usage: geminiUsage(res.usageMetadata),
     resolvedModel: res.modelVersion,
     truncated: cand.finishReason === 'MAX_TOKENS',
   };
+}
+
+/**
+ * Gemini's token counts. Its JSON leaves out a count that is 0 (proto3), so an absent output count
+ * is 0; no usageMetadata (or not an object), no prompt count (a prompt is never 0 tokens), or a
+ * count that is not a whole number ("lots", -1) is unknown: the client prices it at the worst case.
+ * Thinking tokens are billed as output.
+ */
+function geminiUsage(u: GenerateContentResponse['usageMetadata']): ReportedUsage {
+  if (u === undefined || u === null || typeof u !== 'object' || Array.isArray(u)) return { inputTokens: undefined, outputTokens: undefined };
+  const output = (v: unknown): number | undefined => (v === undefined ? 0 : reportedCount(v));
+  const candidates = output(u.candidatesTokenCount);
+  const thoughts = output(u.thoughtsTokenCount);
+  return { inputTokens: reportedCount(u.promptTokenCount), outputTokens: candidates === undefined || thoughts === undefined ? undefined : candidates + thoughts };
 }

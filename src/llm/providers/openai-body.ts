@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { ProviderError, isReasoningModel } from './types.js';
 import type { LlmRequest, LlmResponse } from './types.js';
+import { reportedCount } from '../usage.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -41,9 +42,10 @@ export function chatAnswer(res: OpenAI.Chat.Completions.ChatCompletion | undefin
   }
   return {
     text,
+    // Absent or malformed counts ("lots", -1) stay unknown: the client prices them at the worst case.
     usage: {
-      inputTokens: res?.usage?.prompt_tokens ?? 0,
-      outputTokens: res?.usage?.completion_tokens ?? 0,
+      inputTokens: reportedCount((res?.usage as { prompt_tokens?: unknown } | undefined)?.prompt_tokens),
+      outputTokens: reportedCount((res?.usage as { completion_tokens?: unknown } | undefined)?.completion_tokens),
     },
     resolvedModel: typeof res?.model === 'string' ? res.model : undefined,
     truncated: choice?.finish_reason === 'length',

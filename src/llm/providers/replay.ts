@@ -1,6 +1,7 @@
 import { parseJsonLines, readText } from '../../benchmark/read-json.js';
 import { InputFileError } from '../../errors.js';
 import { sha256 } from '../hash.js';
+import { reportedCount } from '../usage.js';
 import { ProviderError } from './types.js';
 import type { ChatMessage, LlmProvider, LlmRequest, LlmResponse } from './types.js';
 
@@ -38,7 +39,8 @@ function lineProblem(r: Record<string, unknown>): string | undefined {
   if (r.requestHash !== undefined && typeof r.requestHash !== 'string') return '"requestHash" is not a string';
   if (r.contains !== undefined && !(Array.isArray(r.contains) && r.contains.every((s) => typeof s === 'string'))) return '"contains" is not an array of strings';
   for (const k of ['inputTokens', 'outputTokens'] as const) {
-    if (r[k] !== undefined && !(typeof r[k] === 'number' && Number.isFinite(r[k]) && r[k] >= 0)) return `"${k}" is not a count`;
+    // A count that is not one would make the cost NaN, which the run store refuses (issue 30).
+    if (r[k] !== undefined && reportedCount(r[k]) === undefined) return `"${k}" must be a whole number of tokens, 0 or more (got ${JSON.stringify(r[k])})`;
   }
   if (r.model !== undefined && typeof r.model !== 'string') return '"model" is not a string';
   return undefined;

@@ -43,9 +43,19 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
+/**
+ * Token counts as the API reported them: undefined where it reported none usable (absent where
+ * the API always sends it, or malformed: see usage.ts reportedCount). The client takes such a
+ * count at its worst case.
+ */
+export interface ReportedUsage {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+}
+
 export interface LlmResponse {
   text: string;
-  usage: TokenUsage;
+  usage: ReportedUsage;
   /** The model version the API says answered (OpenAI `model`, Gemini `modelVersion`), when it says. */
   resolvedModel?: string;
   /** The answer stopped at the output-token limit (reasoning models spend it thinking). */
