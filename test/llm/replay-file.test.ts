@@ -35,7 +35,7 @@ describe('replay file errors', () => {
       ['{"contains": "a", "text": "x"}\n', ':1: "contains" is not an array of strings'],
       ['{"contains": [1], "text": "x"}\n', ':1: "contains" is not an array of strings'],
       ['{"requestHash": 5, "text": "x"}\n', ':1: "requestHash" is not a string'],
-      ['{"contains": ["a"], "text": "x", "inputTokens": -1}\n', ':1: "inputTokens" is not a count'],
+      ['{"contains": ["a"], "text": "x", "inputTokens": -1}\n', ':1: "inputTokens" must be a whole number of tokens, 0 or more (got -1)'],
       ['{"contains": ["a"], "text": "x", "model": 4}\n', ':1: "model" is not a string'],
     ];
     for (const [text, where] of cases) {
