@@ -85,6 +85,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         percent: true,
         points: a.systems.map((s) => ({
           label: s.name,
+          rank: s.rank,
           value: s.test,
           low: s.testInterval.low,
           high: s.testInterval.high,
@@ -138,6 +139,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         kind: 'matrix',
         title: 'Test gap, row − column (points); saturated = gap exceeds g*',
         labels: a.systems.map((s) => s.name),
+        ranks: a.systems.map((s) => s.rank),
         cells: gapMatrix(a),
         legend: `Cells show the gap in points; columns are numbered by rank. g* = ${pts(g.threshold)} points.`,
       },

@@ -1,6 +1,6 @@
 import type { ItemRecord } from '../benchmark/types.js';
 import { confidencePercent } from '../stats/intervals.js';
-import type { ItemsLeaderboard } from '../stats/leaderboard.js';
+import type { ItemsLeaderboard, SystemStanding } from '../stats/leaderboard.js';
 import { formatPercent, formatPValue } from './format.js';
 import { emptyMatrix, gStarBand, pts } from './leaderboard-common.js';
 import type { MatrixCell, Report, Section } from './model.js';
@@ -31,7 +31,7 @@ export function itemsJson(lb: ItemsLeaderboard, ctx: ItemsContext): Record<strin
     flagsFile: ctx.flagsFile ?? null,
     tasks: lb.tasks,
     top: lb.systems[0]?.system ?? null,
-    indistinguishableFromTop: lb.indistinguishableFromTop,
+    notSignificantlyBelowTop: lb.notSignificantlyBelowTop,
     threshold: lb.gap?.threshold ?? null,
     sigmaGap: lb.gap?.sigmaGap ?? null,
     withinThresholdOfTop: lb.withinThresholdOfTop ?? null,
@@ -71,21 +71,56 @@ function alignmentNotes(lb: ItemsLeaderboard): string[] {
 }
 
 /**
- * The one statement of who is tied with rank 1, naming each criterion: the test (exact McNemar against #1,
- * Holm-adjusted over all pairs) and, when g* is known, the annotation-noise threshold — a different question
- * (is the gap smaller than label noise alone could make it?), so the two lists may differ.
+ * A system above another in accuracy yet significantly below #1 while the other is not: the paired test
+ * weighs only the tasks on which the two systems differ, so the set need not follow accuracy. Returns the
+ * first such pair (the excluded system ranked higher), or undefined when the set is a prefix of the ranking.
  */
-function tiedStatement(lb: ItemsLeaderboard, top: string): string {
+export function nonMonotoneExample(lb: ItemsLeaderboard): { excluded: SystemStanding; included: SystemStanding } | undefined {
+  const below = lb.systems.slice(1);
+  for (let i = 0; i < below.length; i++) {
+    const x = below[i]!;
+    if (x.vsTop?.notSignificantlyBelow !== false) continue;
+    const y = below.slice(i + 1).find((s) => s.vsTop?.notSignificantlyBelow && s.correct < x.correct);
+    if (y) return { excluded: x, included: y };
+  }
+  return undefined;
+}
+
+/**
+ * The statement of which systems rank 1 has not been shown to beat, naming each criterion: the test (exact
+ * McNemar against #1, Holm-adjusted over the comparisons with #1) and, when g* is known, the annotation-noise
+ * bound — a different question (could worst-case wrong gold alone make this gap?), so the two lists may differ.
+ * Non-rejection is not a tie: the wording says "not significantly below", never "tied".
+ */
+function rankOneStatement(lb: ItemsLeaderboard, top: string): string[] {
   const alpha = `${confidencePercent(1 - lb.confidence)}%`;
+  const k = lb.systems.length - 1;
   const list = (xs: readonly string[]): string => (xs.length ? `: ${xs.join(', ')}` : '');
-  let s =
-    `Tied with rank 1 (${top}) by test — exact McNemar against it, Holm-adjusted over all ${lb.pairs.length} pairs, p ≥ ${alpha}: ` +
-    `${lb.indistinguishableFromTop.length} of ${lb.systems.length - 1}${list(lb.indistinguishableFromTop)}.`;
+  const out = [
+    `Not significantly below rank 1 (${top}) — exact McNemar against it, Holm-adjusted over the ${k} comparisons with #1, adjusted p ≥ ${alpha}: ` +
+      `${lb.notSignificantlyBelowTop.length} of ${k}${list(lb.notSignificantlyBelowTop)}. ` +
+      'Not rejecting is not a tie: these systems may be below #1 by less than the test can detect on these tasks.',
+  ];
+  const ex = nonMonotoneExample(lb);
+  const why = 'The set need not follow accuracy: a paired test counts only the tasks on which the two systems differ, so a system that disagrees with #1 on more tasks needs a larger gap to be found below it.';
+  if (ex) {
+    const e = ex.excluded;
+    const i = ex.included;
+    out.push(
+      `${why} Here ${e.system} (${e.correct} correct) is significantly below #1 (${e.vsTop!.b} tasks only #1 got right, ${e.vsTop!.c} only ${e.system}) ` +
+        `while ${i.system} (${i.correct} correct) is not (${i.vsTop!.b} vs ${i.vsTop!.c}).`,
+    );
+  } else if (k > 1) out.push(why);
   if (lb.gap) {
     const within = (lb.withinThresholdOfTop ?? []).filter((x) => x !== top);
-    s += ` Within the noise threshold g* = ${pts(lb.gap.threshold)} points of rank 1 (SALUS): ${within.length} of ${lb.systems.length - 1}${list(within)}.`;
+    out.push(
+      `Within the noise bound g* = ${pts(lb.gap.threshold)} points of rank 1 (SALUS's worst-case bound on what ${Number(lb.gap.flawed.toFixed(1))} wrong golds could do to a gap; a bound, not a test): ` +
+        `${within.length} of ${k}${list(within)}.`,
+      'Which to publish: the test\'s set, as "not significantly below #1": it uses the per-item results and controls the chance of any false "below #1" at ' +
+        `${alpha}, with the gold taken as right. The g* list answers another question — whether wrong gold, in the worst case, could account for the gap — and is quoted beside it, never as a tie.`,
+    );
   }
-  return s;
+  return out;
 }
 
 /** The report of `leaderboard` from verdict files: standings with the plot, flags, every pair. */
@@ -98,7 +133,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
     title: 'Systems',
     notes: [
       `${lb.tasks} tasks. Accuracy with Wilson ${conf} intervals; rank range = central ${conf} of the rank over ${lb.iterations} bootstrap resamples of tasks (seed ${lb.seed}).`,
-      top ? tiedStatement(lb, top.system) : '',
+      ...(top ? rankOneStatement(lb, top.system) : []),
       ...alignmentNotes(lb),
     ].filter(Boolean),
     plots: [
@@ -109,6 +144,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         percent: true,
         points: lb.systems.map((s) => ({
           label: s.system,
+          rank: s.rank,
           value: s.accuracy.estimate,
           low: s.accuracy.low,
           high: s.accuracy.high,
@@ -133,8 +169,8 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
             ]
           : []),
         { key: 'rankRange', header: `Rank range (${conf})` },
-        { key: 'p', header: 'p vs #1 (Holm)', short: 'p (Holm)', format: 'pvalue' },
-        { key: 'same', header: 'Tied with #1' },
+        { key: 'p', header: 'p vs #1 (Holm over #1)', short: 'p vs #1', format: 'pvalue' },
+        { key: 'same', header: 'Not signif. below #1', short: 'Not below #1' },
       ],
       rows: lb.systems.map((s, i) => ({
         rank: s.rank,
@@ -145,7 +181,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         cleanRank: s.clean?.rank,
         rankRange: s.rankRange.low === s.rankRange.high ? String(s.rankRange.low) : `${s.rankRange.low}–${s.rankRange.high}`,
         p: s.vsTop?.pHolm,
-        same: i === 0 ? '(rank 1)' : s.vsTop?.indistinguishable,
+        same: i === 0 ? '(rank 1)' : s.vsTop?.notSignificantlyBelow,
       })),
     },
   };
@@ -180,6 +216,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
               kind: 'matrix',
               title: 'Accuracy difference, row − column (points); saturated = significant (exact McNemar, Holm-adjusted)',
               labels: lb.systems.map((s) => s.system),
+              ranks: lb.systems.map((s) => s.rank),
               cells: pairMatrix(lb),
               legend: `Cells show Δ in points; columns are numbered by rank; significant = McNemar p < ${confidencePercent(1 - lb.confidence)}% after Holm's correction over all ${lb.pairs.length} pairs.`,
             },

@@ -36,7 +36,7 @@ export function meanReport(lb: MeanLeaderboard, ctx: MeanContext): Report {
             { key: 'system', header: 'System' },
             { key: 'mean', header: `${ctx.label} [CI]`, format: 'percent' },
             { key: 'vsTop', header: 'Δ vs #1 [CI]', format: 'points' },
-            { key: 'same', header: 'Indistinguishable from #1' },
+            { key: 'same', header: 'Not signif. below #1', short: 'Not below #1' },
             { key: 'absent', header: 'No value', format: 'integer' },
           ],
           rows: lb.systems.map((s) => ({
@@ -49,8 +49,8 @@ export function meanReport(lb: MeanLeaderboard, ctx: MeanContext): Report {
           })),
         },
         notes: [
-          `Intervals: ${lb.method}. Δ vs #1: paired bootstrap over tasks on the same resamples; "indistinguishable" = its interval includes 0.`,
-          `${close} of the ${Math.max(0, lb.systems.length - 1)} systems below rank 1 cannot be told apart from it at this confidence.`,
+          `Intervals: ${lb.method}. Δ vs #1: paired bootstrap over tasks on the same resamples; "not significantly below #1" = its interval includes 0 (each comparison at its own level, no multiplicity correction).`,
+          `${close} of the ${Math.max(0, lb.systems.length - 1)} systems below rank 1 are not significantly below it at this confidence; not rejecting is not a tie.`,
           'A task without a value for the metric counts 0, as score counts a missing prediction.',
         ],
       },

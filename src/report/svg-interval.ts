@@ -29,7 +29,7 @@ function shorten(label: string): string {
 export function renderIntervalPlot(plot: IntervalPlot): string {
   const fmt = (v: number): string => (plot.percent ? formatPercent(v) : String(Number(v.toPrecision(4))));
   const tickFmt = (v: number): string => (plot.percent ? `${Number((v * 100).toFixed(2))}%` : String(v));
-  const labels = plot.points.map((p, i) => `${i + 1}. ${shorten(p.label)}`);
+  const labels = plot.points.map((p, i) => `${p.rank ?? i + 1}. ${shorten(p.label)}`);
   const labelW = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
   const hasSecondary = plot.points.some((p) => p.secondary !== undefined && Number.isFinite(p.secondary));
   const legend = [plot.valueLabel ? 'value' : '', hasSecondary ? 'secondary' : '', plot.band ? 'band' : ''].filter(Boolean);

@@ -46,8 +46,12 @@ export interface SystemStanding {
   rankRange: RankRange;
   /** Accuracy on the unflagged tasks (only with flags). */
   clean?: SubsetAccuracy;
-  /** Exact McNemar against rank 1 (absent on the first row): raw and Holm-adjusted p; indistinguishable = adjusted p ≥ α. */
-  vsTop?: { difference: number; pValue: number; pHolm: number; indistinguishable: boolean };
+  /**
+   * Exact McNemar against rank 1 (absent on the first row): b = tasks only #1 got right, c = tasks only this
+   * system got right, raw p and p Holm-adjusted over the k − 1 comparisons with #1 (the family of the
+   * question "which systems are below #1?"); notSignificantlyBelow = adjusted p ≥ α (non-rejection, not a tie).
+   */
+  vsTop?: { difference: number; b: number; c: number; pValue: number; pHolm: number; notSignificantlyBelow: boolean };
   /** accuracy(top) − accuracy ≤ g* (only when g* is known). */
   withinThresholdOfTop?: boolean;
 }
@@ -76,8 +80,8 @@ export interface ItemsLeaderboard {
   /** Ranked by accuracy, ties broken by name: systems[0] is the top. */
   systems: SystemStanding[];
   pairs: SystemPair[];
-  /** Systems below the top whose exact McNemar test against it gives p ≥ α. */
-  indistinguishableFromTop: string[];
+  /** Systems below the top whose exact McNemar test against it, Holm-adjusted over the comparisons with #1, gives p ≥ α. */
+  notSignificantlyBelowTop: string[];
   flags?: {
     flagged: number;
     clean: number;
@@ -93,7 +97,7 @@ export interface ItemsLeaderboard {
   confidence: number;
   seed: number;
   iterations: number;
-  methods: { accuracy: string; difference: string; test: string; rankRange: string };
+  methods: { accuracy: string; difference: string; test: string; vsTop: string; rankRange: string };
 }
 
 function count(row: Uint8Array, mask?: Uint8Array): { k: number; n: number } {
@@ -224,6 +228,11 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     });
   }
 
+  // The rank-1 set answers one question (which systems are below #1?), so its family is the k − 1
+  // comparisons with #1, not every pair: Holm over those alone.
+  const topPairs = pairs.slice(0, Math.max(0, rows.length - 1));
+  const pHolmTop = holmAdjust(topPairs.map((p) => p.mcnemar.pValue));
+
   const topAcc = n === 0 ? NaN : (totals[order[0]!] ?? 0) / n;
   const systems: SystemStanding[] = order.map((s, i) => {
     const k = totals[s]!;
@@ -245,7 +254,8 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     if (i > 0) {
       // Pairs are generated row-major, so (0, i) is the (i−1)-th pair.
       const p = pairs[i - 1]!;
-      standing.vsTop = { difference: p.difference.estimate, pValue: p.mcnemar.pValue, pHolm: p.pHolm, indistinguishable: !p.significant };
+      const q = pHolmTop[i - 1]!;
+      standing.vsTop = { difference: p.difference.estimate, b: p.mcnemar.b, c: p.mcnemar.c, pValue: p.mcnemar.pValue, pHolm: q, notSignificantlyBelow: !(q < alpha) };
       if (gap) standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
     }
     return standing;
@@ -255,7 +265,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     tasks: n,
     systems,
     pairs,
-    indistinguishableFromTop: systems.filter((s) => s.vsTop?.indistinguishable).map((s) => s.system),
+    notSignificantlyBelowTop: systems.filter((s) => s.vsTop?.notSignificantlyBelow).map((s) => s.system),
     confidence,
     seed,
     iterations,
@@ -263,6 +273,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
       accuracy: wilson(0, 1, confidence).method,
       difference: pairs[0]?.difference.method ?? `paired percentile bootstrap over tasks, ${iterations} resamples, seed ${seed}`,
       test: `${mcnemarExact(0, 0).method}; Holm step-down adjustment over all ${pairs.length} pairs (family-wise error ≤ ${confidencePercent(alpha)}%)`,
+      vsTop: `${mcnemarExact(0, 0).method} against rank 1; Holm step-down adjustment over the ${topPairs.length} comparisons with rank 1 (family-wise error ≤ ${confidencePercent(alpha)}%)`,
       rankRange: `rank (ties share the best) over the same ${iterations} task resamples; central ${confidencePercent(confidence)}%`,
     },
   };
