@@ -18,7 +18,7 @@ interface BoardJson {
   available: number;
   analysed: number;
   systems: { rank: number; name: string; dev: number; test: number; devRank: number; gapToTop: number; withinThresholdOfTop: boolean }[];
-  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability: number }[];
+  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability?: number }[];
   skipped: { name: string; line: number; reason: string }[];
   renamed: { from: string; to: string }[];
 }
@@ -129,7 +129,10 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     expect(j.pairs.filter((p) => p.exceedsThreshold).map((p) => `${p.a}>${p.b}`)).toEqual(['A>C', 'A>D']);
     const ab = j.pairs.find((p) => p.a === 'A' && p.b === 'B')!;
     expect(ab.gap).toBeCloseTo(0.02, 12);
-    expect(ab.outperformProbability).toBeCloseTo(0.8413447, 6); // Φ(0.02/0.02)
+    // Φ(gap/σ_gap) is not a probability that A is better: no longer printed or in --json.
+    expect(ab.outperformProbability).toBeUndefined();
+    const text = await runCli(['leaderboard', '--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4', '--wide']);
+    expect(text.stdout).not.toMatch(/P\(#1 better\)|P\(A better\)/);
   });
 
   it('one system: no pairs, tau undefined (null in JSON)', async () => {

@@ -99,3 +99,33 @@ describe('tied systems are numbered alike in the table and the HTML plots', () =
     expect(html).toMatch(/text-anchor="middle">3<\/text>/);
   });
 });
+
+describe('the bootstrap share of resamples in which #1 ranks above', () => {
+  it('equals the share computed from per-task differences on the same seeded resamples, and is labelled as a share', async () => {
+    const { pairedBootstrapDiff } = await import('../src/stats/bootstrap.js');
+    const rows: Record<string, number[]> = { top: [], twin: [], near: [], far: [] };
+    for (let t = 0; t < 300; t++) {
+      rows.top!.push(t < 240 ? 1 : 0);
+      rows.twin!.push(t < 240 ? 1 : 0); // identical to #1: #1 is never strictly above
+      rows.near!.push(t < 236 || (t >= 240 && t < 242) ? 1 : 0); // 2 below, 6 discordant
+      rows.far!.push(t < 150 ? 1 : 0); // 90 below: above in every resample
+    }
+    const recs = Object.entries(rows).flatMap(([system, r]) => r.map((c, t) => ({ system, taskId: String(t), correct: c === 1 })));
+    const opts = { iterations: 400, seed: 7, confidence: 0.95 };
+    const lb = itemsLeaderboard({ sources: [{ file: 'x', records: recs }], ...opts });
+    expect(lb.systems[0]!.system).toBe('top');
+    for (const s of lb.systems.slice(1)) {
+      // Second formula: the mean of per-task differences over the same resamples (pairedBootstrapDiff), share > 0.
+      const second = pairedBootstrapDiff(Float64Array.from(rows.top!), Float64Array.from(rows[s.system]!), opts).pGreater;
+      expect(s.vsTop!.topAboveShare).toBeCloseTo(second, 12);
+    }
+    expect(lb.systems.find((s) => s.system === 'twin')!.vsTop!.topAboveShare).toBe(0);
+    expect(lb.systems.find((s) => s.system === 'far')!.vsTop!.topAboveShare).toBe(1);
+    const near = lb.systems.find((s) => s.system === 'near')!.vsTop!.topAboveShare;
+    expect(near).toBeGreaterThan(0.3);
+    expect(near).toBeLessThan(1);
+    const report = itemsReport(lb, { files: ['x'] });
+    expect(report.sections[0]!.table!.columns.map((c) => c.header)).toContain('Resamples with #1 above');
+    expect(JSON.stringify(report)).not.toMatch(/P\(#1 better\)|P\(Δ > 0\)/);
+  });
+});

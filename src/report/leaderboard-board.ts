@@ -39,7 +39,6 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
       testInterval: a.systems[0]?.testInterval.method ?? null,
       tauB: 'Kendall tau-b between dev and test scores of the analysed systems',
       expectedTau: 'SALUS: mean over pairs of 2*Phi(|dev gap|/sigma_gap) - 1',
-      outperformProbability: 'Phi(gap / sigma_gap)',
     },
   };
 }
@@ -89,7 +88,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
           value: s.test,
           low: s.testInterval.low,
           high: s.testInterval.high,
-          detail: `dev ${formatPercent(s.dev, 2)}; P(#1 better) ${s.topOutperformProbability.toFixed(2)}`,
+          detail: `dev ${formatPercent(s.dev, 2)}`,
           secondary: s.dev,
         })),
         valueLabel: `test EX (bar: ${confidencePercent(g.confidence)}% Wilson interval at N)`,
@@ -105,7 +104,6 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         { key: 'dev', header: 'Dev EX', format: 'percent', digits: 2 },
         { key: 'devRank', header: 'Dev rank', format: 'integer', optional: true },
         { key: 'gapToTop', header: 'Gap to #1 (pts)', format: 'points', digits: 2 },
-        { key: 'p', header: 'P(#1 better)', format: 'fixed', digits: 3 },
         { key: 'within', header: 'Within g* of #1', short: 'In g*' },
       ],
       rows: a.systems.map((s, i) => ({
@@ -115,7 +113,6 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         dev: s.dev,
         devRank: s.devRank,
         gapToTop: i === 0 ? null : -s.gapToTop,
-        p: i === 0 ? null : s.topOutperformProbability,
         within: i === 0 ? '(rank 1)' : s.withinThresholdOfTop,
       })),
     },
@@ -133,7 +130,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
   const pairs: Section = {
     title: 'Pairwise test gaps',
     detail: true,
-    notes: [`A pair is separable when its test gap exceeds g* = ${pts(g.threshold)} points; P(A better) = Φ(gap/σ_gap).`],
+    notes: [`A pair's test gap exceeds the noise bound when it is larger than g* = ${pts(g.threshold)} points: worst-case annotation noise alone could not make it. That is a bound, not a test (a published board has no per-item results to test with), and no probability that A is better is given: Φ(gap/σ_gap) is not one.`],
     plots: [
       {
         kind: 'matrix',
@@ -150,9 +147,8 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         { key: 'b', header: 'B' },
         { key: 'gap', header: 'Gap (pts)', format: 'points', digits: 2 },
         { key: 'exceeds', header: 'Exceeds g*' },
-        { key: 'p', header: 'P(A better)', format: 'fixed', digits: 3 },
       ],
-      rows: a.pairs.map((p) => ({ a: `${p.rankA}. ${p.a}`, b: `${p.rankB}. ${p.b}`, gap: p.gap, exceeds: p.exceedsThreshold, p: p.outperformProbability })),
+      rows: a.pairs.map((p) => ({ a: `${p.rankA}. ${p.a}`, b: `${p.rankB}. ${p.b}`, gap: p.gap, exceeds: p.exceedsThreshold })),
     },
   };
   const sections = [systems, agreement, pairs];

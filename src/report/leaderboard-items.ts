@@ -132,7 +132,8 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
   const standings: Section = {
     title: 'Systems',
     notes: [
-      `${lb.tasks} tasks. Accuracy with Wilson ${conf} intervals; rank range = central ${conf} of the rank over ${lb.iterations} bootstrap resamples of tasks (seed ${lb.seed}).`,
+      `${lb.tasks} tasks. Accuracy with Wilson ${conf} intervals; rank range = central ${conf} of the rank over ${lb.iterations} bootstrap resamples of tasks (seed ${lb.seed}); ` +
+        '"resamples with #1 above" = the share of those resamples in which #1 has more tasks right than the system: how often resampling the tasks keeps #1 ahead, not the probability that #1 is better.',
       ...(top ? rankOneStatement(lb, top.system) : []),
       ...alignmentNotes(lb),
     ].filter(Boolean),
@@ -171,6 +172,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         { key: 'rankRange', header: `Rank range (${conf})` },
         { key: 'p', header: 'p vs #1 (Holm over #1)', short: 'p vs #1', format: 'pvalue' },
         { key: 'same', header: 'Not signif. below #1', short: 'Not below #1' },
+        { key: 'share', header: 'Resamples with #1 above', short: '#1 above', format: 'percent' },
       ],
       rows: lb.systems.map((s, i) => ({
         rank: s.rank,
@@ -182,6 +184,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         rankRange: s.rankRange.low === s.rankRange.high ? String(s.rankRange.low) : `${s.rankRange.low}–${s.rankRange.high}`,
         p: s.vsTop?.pHolm,
         same: i === 0 ? '(rank 1)' : s.vsTop?.notSignificantlyBelow,
+        share: s.vsTop?.topAboveShare,
       })),
     },
   };
@@ -207,7 +210,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
     title: 'Pairwise comparisons',
     detail: true,
     notes: [
-      `Δ = accuracy(A) − accuracy(B) with a paired bootstrap ${conf} interval; b / c = tasks only A / only B got right; exact McNemar p, raw and Holm-adjusted over all ${lb.pairs.length} pairs; significant = Holm-adjusted p < ${confidencePercent(1 - lb.confidence)}%.`,
+      `Δ = accuracy(A) − accuracy(B) with a paired bootstrap ${conf} interval; "resamples with A above B" = the share of the same resamples in which A has more tasks right than B; b / c = tasks only A / only B got right; exact McNemar p, raw and Holm-adjusted over all ${lb.pairs.length} pairs; significant = Holm-adjusted p < ${confidencePercent(1 - lb.confidence)}%.`,
     ],
     plots:
       lb.systems.length > 1
@@ -227,7 +230,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         { key: 'a', header: 'A' },
         { key: 'b', header: 'B' },
         { key: 'diff', header: 'Δ (pts)', format: 'points' },
-        { key: 'pGreater', header: 'P(Δ > 0)', format: 'fixed', digits: 3 },
+        { key: 'pGreater', header: 'Resamples with A above B', short: 'A above', format: 'percent' },
         { key: 'onlyA', header: 'b', format: 'integer' },
         { key: 'onlyB', header: 'c', format: 'integer' },
         { key: 'p', header: 'McNemar p', format: 'pvalue' },

@@ -1,4 +1,4 @@
-import { gapThreshold, expectedKendallTau, outperformanceProbability, type GapResult } from './gap.js';
+import { gapThreshold, expectedKendallTau, type GapResult } from './gap.js';
 import { wilson, type Interval } from './intervals.js';
 import { kendallTauB } from './kendall.js';
 
@@ -36,8 +36,6 @@ export interface BoardSystem {
   testInterval: Interval;
   /** test(rank 1) − test(this). */
   gapToTop: number;
-  /** Φ(gapToTop/σ_gap): probability that rank 1 truly beats this system. */
-  topOutperformProbability: number;
   withinThresholdOfTop: boolean;
 }
 
@@ -50,8 +48,6 @@ export interface BoardPair {
   gap: number;
   /** gap > g*: the order survives annotation noise at the chosen confidence. */
   exceedsThreshold: boolean;
-  /** Φ(gap/σ_gap). */
-  outperformProbability: number;
 }
 
 export interface BoardAnalysis {
@@ -108,7 +104,6 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
       devRank: devRanks[i]!,
       testInterval: { ...wilson(k, input.n, confidence), estimate: e.test },
       gapToTop,
-      topOutperformProbability: outperformanceProbability(gapToTop, gap.sigmaGap),
       // Epsilon for floating point: a difference of two decimals can land a hair above a g* it equals.
       withinThresholdOfTop: gapToTop <= gap.threshold + 1e-12,
     };
@@ -126,7 +121,6 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
         rankB: b.rank,
         gap: g,
         exceedsThreshold: g > gap.threshold + 1e-12,
-        outperformProbability: outperformanceProbability(g, gap.sigmaGap),
       });
     }
   }

@@ -55,8 +55,11 @@ export function gapThreshold(input: GapInput): GapResult {
 }
 
 /**
- * P(the system ahead by `gap` is truly better) = Φ(gap/σ_gap). σ = 0 (no noise): 1 for a
- * positive gap, 0 for a negative one, ½ for a tie.
+ * Φ(gap/σ_gap): under SALUS's noise model (the gap's annotation noise ~ Normal(0, σ_gap)), the chance
+ * that noise leaves a true gap of this size with its sign. It is not the probability that the system
+ * ahead is truly better (that would need a prior over true gaps, and sampling is not in it), so no
+ * output prints it; it serves the expected Kendall tau only. σ = 0: 1 for a positive gap, 0 for a
+ * negative one, ½ for a tie.
  */
 export function outperformanceProbability(gap: number, sigmaGap: number): number {
   if (Number.isNaN(gap) || Number.isNaN(sigmaGap) || sigmaGap < 0) return NaN;

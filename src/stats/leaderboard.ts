@@ -50,8 +50,10 @@ export interface SystemStanding {
    * Exact McNemar against rank 1 (absent on the first row): b = tasks only #1 got right, c = tasks only this
    * system got right, raw p and p Holm-adjusted over the k − 1 comparisons with #1 (the family of the
    * question "which systems are below #1?"); notSignificantlyBelow = adjusted p ≥ α (non-rejection, not a tie).
+   * topAboveShare = share of the bootstrap resamples of tasks in which #1 has more tasks right than this
+   * system (ranks above it): a resampling frequency, not the probability that #1 is truly better.
    */
-  vsTop?: { difference: number; b: number; c: number; pValue: number; pHolm: number; notSignificantlyBelow: boolean };
+  vsTop?: { difference: number; b: number; c: number; pValue: number; pHolm: number; notSignificantlyBelow: boolean; topAboveShare: number };
   /** accuracy(top) − accuracy ≤ g* (only when g* is known). */
   withinThresholdOfTop?: boolean;
 }
@@ -61,7 +63,7 @@ export interface SystemPair {
   b: string;
   rankA: number;
   rankB: number;
-  /** acc(a) − acc(b), a ranked at or above b, with its paired bootstrap interval and P(diff > 0). */
+  /** acc(a) − acc(b), a ranked at or above b, with its paired bootstrap interval and pGreater = the share of resamples with a above b. */
   difference: Interval & { pGreater: number };
   /** b = tasks only a got right, c = tasks only b got right. */
   mcnemar: McNemarResult;
@@ -255,7 +257,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
       // Pairs are generated row-major, so (0, i) is the (i−1)-th pair.
       const p = pairs[i - 1]!;
       const q = pHolmTop[i - 1]!;
-      standing.vsTop = { difference: p.difference.estimate, b: p.mcnemar.b, c: p.mcnemar.c, pValue: p.mcnemar.pValue, pHolm: q, notSignificantlyBelow: !(q < alpha) };
+      standing.vsTop = { difference: p.difference.estimate, b: p.mcnemar.b, c: p.mcnemar.c, pValue: p.mcnemar.pValue, pHolm: q, notSignificantlyBelow: !(q < alpha), topAboveShare: p.difference.pGreater };
       if (gap) standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
     }
     return standing;
