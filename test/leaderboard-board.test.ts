@@ -12,7 +12,7 @@ interface BoardJson {
   tauB: number | null;
   expectedTau: number | null;
   top: string;
-  indistinguishableFromTop: string[];
+  withinNoiseBoundOfTop: string[];
   exceedingPairs: number;
   totalPairs: number;
   available: number;
@@ -65,7 +65,7 @@ describe('leaderboard --board on the BIRD site leaderboard', () => {
     for (let i = 1; i < j.systems.length; i++) expect(j.systems[i]!.test).toBeLessThanOrEqual(j.systems[i - 1]!.test);
     // the indistinguishable set is exactly the systems within g* of rank 1
     const within = j.systems.slice(1).filter((s) => j.systems[0]!.test - s.test <= j.threshold).map((s) => s.name);
-    expect(j.indistinguishableFromTop).toEqual(within);
+    expect(j.withinNoiseBoundOfTop).toEqual(within);
     expect(within.length).toBeGreaterThan(5);
     expect(j.exceedingPairs).toBe(j.pairs.filter((p) => p.gap > j.threshold).length);
     for (const p of j.pairs) expect(p.exceedsThreshold).toBe(p.gap > j.threshold);
@@ -117,7 +117,7 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     expect(j.available).toBe(5);
     // g* = 1.645 × 0.1: nothing separable among four systems 5 points apart
     expect(j.threshold).toBeCloseTo(0.16449, 4);
-    expect(j.indistinguishableFromTop).toEqual(['B', 'C', 'D']);
+    expect(j.withinNoiseBoundOfTop).toEqual(['B', 'C', 'D']);
     expect(j.exceedingPairs).toBe(0);
   });
 
@@ -125,7 +125,7 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     // σ_gap = 2/100, g* = 0.0329: A-C and A-D (5 points) exceed it; A-B (2) and B-C, B-D (3) do not.
     const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4']);
     expect(j.threshold).toBeCloseTo(0.0329, 4);
-    expect(j.indistinguishableFromTop).toEqual(['B']);
+    expect(j.withinNoiseBoundOfTop).toEqual(['B']);
     expect(j.pairs.filter((p) => p.exceedsThreshold).map((p) => `${p.a}>${p.b}`)).toEqual(['A>C', 'A>D']);
     const ab = j.pairs.find((p) => p.a === 'A' && p.b === 'B')!;
     expect(ab.gap).toBeCloseTo(0.02, 12);
@@ -139,7 +139,7 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '25', '--top', '1']);
     expect(j.systems).toHaveLength(1);
     expect(j.pairs).toEqual([]);
-    expect(j.indistinguishableFromTop).toEqual([]);
+    expect(j.withinNoiseBoundOfTop).toEqual([]);
     expect(j.tauB).toBeNull();
     expect(j.expectedTau).toBeNull();
   });

@@ -25,7 +25,7 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
     tauB: a.tauB,
     expectedTau: a.expectedTau,
     top: a.systems[0]?.name ?? null,
-    indistinguishableFromTop: a.indistinguishableFromTop,
+    withinNoiseBoundOfTop: a.withinNoiseBoundOfTop,
     exceedingPairs: a.exceedingPairs,
     totalPairs: a.pairs.length,
     available: a.available,
@@ -71,8 +71,9 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
       `Noise threshold: σ_gap = 2√e/N = ${pts(g.sigmaGap)} points, g* = z·σ_gap = ${pts(g.threshold)} points ` +
         `(one-sided ${confidencePercent(g.confidence)}%, z = ${g.z.toFixed(3)}; N = ${g.n}, e = ${Number(g.flawed.toFixed(1))} flawed tasks, ${formatPercent(g.errorRate)}).`,
       top
-        ? `${a.indistinguishableFromTop.length} of the ${a.analysed - 1} systems below ${top.name} are within g* of it and cannot be told apart from rank 1; ` +
-          `${a.exceedingPairs} of ${a.pairs.length} pairs differ by more than g*.`
+        ? `${a.withinNoiseBoundOfTop.length} of the ${a.analysed - 1} systems below ${top.name} are within the noise bound g* of it on test; ` +
+          `${a.exceedingPairs} of ${a.pairs.length} pairs differ by more than g*. Within the bound means worst-case wrong gold alone could make the gap; it is not a tie, ` +
+          'and the bound says nothing about sampling. A board gives no per-item results, so every pair gets the same worst case (only tasks the two systems do not both get right could move a gap).'
         : 'No systems to rank.',
       `Bars: Wilson ${confidencePercent(g.confidence)}% intervals as if each test score were measured on N = ${g.n} tasks (the board publishes no counts).`,
     ],

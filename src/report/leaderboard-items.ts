@@ -35,6 +35,7 @@ export function itemsJson(lb: ItemsLeaderboard, ctx: ItemsContext): Record<strin
     threshold: lb.gap?.threshold ?? null,
     sigmaGap: lb.gap?.sigmaGap ?? null,
     withinThresholdOfTop: lb.withinThresholdOfTop ?? null,
+    withinPairNoiseBoundOfTop: lb.withinPairNoiseBoundOfTop ?? null,
     flags: lb.flags ?? null,
     confidence: lb.confidence,
     seed: lb.seed,
@@ -113,11 +114,16 @@ function rankOneStatement(lb: ItemsLeaderboard, top: string): string[] {
   } else if (k > 1) out.push(why);
   if (lb.gap) {
     const within = (lb.withinThresholdOfTop ?? []).filter((x) => x !== top);
+    const pair = (lb.withinPairNoiseBoundOfTop ?? []).filter((x) => x !== top);
+    const e = Number(lb.gap.flawed.toFixed(1));
+    const which = lb.flags ? 'the flagged tasks' : `the worst placement of the ${e} wrong golds`;
     out.push(
-      `Within the noise bound g* = ${pts(lb.gap.threshold)} points of rank 1 (SALUS's worst-case bound on what ${Number(lb.gap.flawed.toFixed(1))} wrong golds could do to a gap; a bound, not a test): ` +
-        `${within.length} of ${k}${list(within)}.`,
+      `Within the noise bound g* = ${pts(lb.gap.threshold)} points of rank 1 (SALUS's bound on what ${e} wrong golds could do to any gap; a bound, not a test): ` +
+        `${within.length} of ${k}${list(within)}. ` +
+        `Only wrong golds the two systems do not both get right can move their gap; counting those among ${which}, each pair's own bound ` +
+        `(σ = √(4·d + w)/N, d = such tasks exactly one of the two gets right, w = both get wrong) leaves ${pair.length} of ${k} within it${list(pair)}.`,
       'Which to publish: the test\'s set, as "not significantly below #1": it uses the per-item results and controls the chance of any false "below #1" at ' +
-        `${alpha}, with the gold taken as right. The g* list answers another question — whether wrong gold, in the worst case, could account for the gap — and is quoted beside it, never as a tie.`,
+        `${alpha}, with the gold taken as right. The noise bound answers another question — whether wrong gold, in the worst case, could account for the gap — and is quoted beside it as "within the noise bound", never as a tie.`,
     );
   }
   return out;
@@ -173,6 +179,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         { key: 'p', header: 'p vs #1 (Holm over #1)', short: 'p vs #1', format: 'pvalue' },
         { key: 'same', header: 'Not signif. below #1', short: 'Not below #1' },
         { key: 'share', header: 'Resamples with #1 above', short: '#1 above', format: 'percent' },
+        ...(lb.gap ? [{ key: 'noise', header: 'Within pair noise bound', short: 'In noise', optional: true }] : []),
       ],
       rows: lb.systems.map((s, i) => ({
         rank: s.rank,
@@ -185,6 +192,7 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
         p: s.vsTop?.pHolm,
         same: i === 0 ? '(rank 1)' : s.vsTop?.notSignificantlyBelow,
         share: s.vsTop?.topAboveShare,
+        noise: i === 0 ? undefined : s.noiseBound?.within,
       })),
     },
   };
@@ -200,8 +208,8 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
     }
     if (lb.gap) {
       notes.push(
-        `Annotation-noise threshold (SALUS): σ_gap = 2√e/N = ${pts(lb.gap.sigmaGap)} points, g* = ${pts(lb.gap.threshold)} points ` +
-          `(N = ${lb.gap.n}, e = ${Number(lb.gap.flawed.toFixed(1))}); see "Systems" for who is within g* of rank 1.`,
+        `Annotation-noise bound (SALUS): σ_gap = 2√e/N = ${pts(lb.gap.sigmaGap)} points, g* = ${pts(lb.gap.threshold)} points ` +
+          `(N = ${lb.gap.n}, e = ${Number(lb.gap.flawed.toFixed(1))}): a gap below g* could be made by worst-case wrong gold alone; it bounds annotation noise only, not sampling. See "Systems" for who is within it of rank 1.`,
       );
     }
     sections.push({ title: 'Gold-error flags and noise threshold', notes });

@@ -13,7 +13,7 @@ export function meanJson(lb: MeanLeaderboard, ctx: MeanContext): Record<string, 
 
 /** `leaderboard --metric soft-f1|ves|r-ves`: systems by the metric's mean, intervals, gap to #1. */
 export function meanReport(lb: MeanLeaderboard, ctx: MeanContext): Report {
-  const close = lb.systems.filter((s) => s.rank > 1 && s.indistinguishableFromTop).length;
+  const close = lb.systems.filter((s) => s.rank > 1 && s.notSignificantlyBelowTop).length;
   return {
     title: `Leaderboard by ${ctx.label}`,
     meta: { files: ctx.files.join(', '), tasks: lb.tasks, metric: ctx.metric },
@@ -44,7 +44,7 @@ export function meanReport(lb: MeanLeaderboard, ctx: MeanContext): Report {
             system: s.system,
             mean: s.mean,
             vsTop: s.vsTop ? { estimate: s.vsTop.estimate, low: s.vsTop.low, high: s.vsTop.high } : null,
-            same: s.rank === 1 ? '' : s.indistinguishableFromTop ? 'yes' : 'no',
+            same: s.rank === 1 ? '' : s.notSignificantlyBelowTop ? 'yes' : 'no',
             absent: s.absent,
           })),
         },

@@ -92,8 +92,8 @@ export interface IntervalPoint {
 
 /**
  * Accuracy-by-rank plot: one row per item, a dot (`circle.mark[data-label]`) with its CI bar,
- * and an optional shaded band (e.g. the g* band `[top − g*, top]`: points inside it cannot be
- * told apart from rank 1).
+ * and an optional shaded band (e.g. the g* band `[top − g*, top]`: points inside it are
+ * within the noise bound of rank 1).
  */
 export interface IntervalPlot {
   kind: 'interval';

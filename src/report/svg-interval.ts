@@ -23,7 +23,7 @@ function shorten(label: string): string {
 /**
  * A forest plot: one row per point (rank order, top to bottom), the estimate as a dot with its
  * CI bar, and the optional band shaded behind. Dots inside the band are drawn in the band's
- * colour so "cannot be told apart from #1" reads at a glance. Every dot is
+ * colour so "within the noise bound of #1" reads at a glance. Every dot is
  * `<circle class="mark" data-label="…">` (the browser test counts them).
  */
 export function renderIntervalPlot(plot: IntervalPlot): string {

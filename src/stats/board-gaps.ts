@@ -55,8 +55,8 @@ export interface BoardAnalysis {
   gap: GapResult;
   systems: BoardSystem[];
   pairs: BoardPair[];
-  /** Names of the systems below rank 1 whose test gap to it is ≤ g*. */
-  indistinguishableFromTop: string[];
+  /** Names of the systems below rank 1 whose test gap to it is ≤ g* (within the noise bound; not a tie). */
+  withinNoiseBoundOfTop: string[];
   exceedingPairs: number;
   /** Observed Kendall tau-b between the dev and test scores of the analysed systems. */
   tauB: number;
@@ -73,8 +73,8 @@ export function competitionRanks(scores: readonly number[]): number[] {
 }
 
 /**
- * Which gaps on a published leaderboard exceed SALUS's noise threshold g*, which systems cannot
- * be told apart from rank 1, and how well the dev ranking predicts the test ranking (observed
+ * Which gaps on a published leaderboard exceed SALUS's noise bound g*, which systems are within it
+ * of rank 1, and how well the dev ranking predicts the test ranking (observed
  * tau-b) compared with what annotation noise alone allows (expected tau).
  * Systems are ordered by test, then dev, then input order (stable).
  */
@@ -128,7 +128,7 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
     gap,
     systems,
     pairs,
-    indistinguishableFromTop: systems.slice(1).filter((s) => s.withinThresholdOfTop).map((s) => s.name),
+    withinNoiseBoundOfTop: systems.slice(1).filter((s) => s.withinThresholdOfTop).map((s) => s.name),
     exceedingPairs: pairs.filter((p) => p.exceedsThreshold).length,
     tauB: kendallTauB(sorted.map((e) => e.dev), sorted.map((e) => e.test)),
     expectedTau: expectedKendallTau(sorted.map((e) => e.dev), gap.sigmaGap),

@@ -87,3 +87,44 @@ export function expectedKendallTau(scores: readonly number[], sigmaGap: number):
   }
   return sum / ((k * (k - 1)) / 2);
 }
+
+export interface PairNoiseInput {
+  /** Benchmark size N. */
+  n: number;
+  /** Wrong-gold tasks on which exactly one of the two systems is right: each can move the gap by up to 2/N. */
+  discordant: number;
+  /** Wrong-gold tasks both systems get wrong: each can move the gap by up to 1/N (their answers may differ). */
+  bothWrong: number;
+  confidence?: number;
+}
+
+export interface PairNoiseBound {
+  discordant: number;
+  bothWrong: number;
+  sigma: number;
+  threshold: number;
+}
+
+/**
+ * SALUS's noise bound for one pair of systems with per-item results. SALUS lets each of e wrong golds move
+ * the gap by ±2/N (σ_gap = 2√e/N). Per item only some can: a wrong gold both systems match moves neither
+ * (fixing it treats them alike), one exactly one matches moves the gap by up to 2/N, one both miss by up
+ * to 1/N. With the same normal form, σ = √(4·discordant + bothWrong)/N and the bound z·σ; when every wrong
+ * gold is discordant it is SALUS's g*.
+ */
+export function pairNoiseBound(input: PairNoiseInput): PairNoiseBound {
+  const { n, discordant, bothWrong } = input;
+  const z = normalQuantile(input.confidence ?? 0.95);
+  const sigma = n === 0 ? NaN : Math.sqrt(4 * discordant + bothWrong) / n;
+  return { discordant, bothWrong, sigma, threshold: z * sigma };
+}
+
+/**
+ * The same bound when only the count e of wrong golds is known, not which tasks: worst case, they fall
+ * first on the pair's discordant tasks (b + c of them), then on the tasks both get wrong.
+ */
+export function pairNoiseBoundFromCount(n: number, flawed: number, discordant: number, bothWrong: number, confidence?: number): PairNoiseBound {
+  const d = Math.min(flawed, discordant);
+  const w = Math.min(Math.max(0, flawed - d), bothWrong);
+  return pairNoiseBound({ n, discordant: d, bothWrong: w, confidence });
+}

@@ -1,6 +1,6 @@
 import { pairedDiffFromCounts, resampleCounts } from './bootstrap.js';
 import { competitionRanks } from './board-gaps.js';
-import { gapThreshold, type GapResult } from './gap.js';
+import { gapThreshold, pairNoiseBound, pairNoiseBoundFromCount, type GapResult, type PairNoiseBound } from './gap.js';
 import { confidencePercent, wilson, type Interval } from './intervals.js';
 import { holmAdjust } from './holm.js';
 import { mcnemarExact, type McNemarResult } from './mcnemar.js';
@@ -56,6 +56,12 @@ export interface SystemStanding {
   vsTop?: { difference: number; b: number; c: number; pValue: number; pHolm: number; notSignificantlyBelow: boolean; topAboveShare: number };
   /** accuracy(top) − accuracy ≤ g* (only when g* is known). */
   withinThresholdOfTop?: boolean;
+  /**
+   * The noise bound of this pair (with #1) from the per-item results (only when g* is known): the wrong
+   * golds that can move this gap (flagged tasks when flags are given; else the worst placement of e), and
+   * within = accuracy(top) − accuracy ≤ its threshold.
+   */
+  noiseBound?: PairNoiseBound & { flagged: boolean; within: boolean };
 }
 
 export interface SystemPair {
@@ -96,6 +102,8 @@ export interface ItemsLeaderboard {
   gap?: GapResult;
   /** Systems below the top within g* of it (only when g* is known). */
   withinThresholdOfTop?: string[];
+  /** Systems below the top within their pair's noise bound (per-item; only when g* is known). */
+  withinPairNoiseBoundOfTop?: string[];
   confidence: number;
   seed: number;
   iterations: number;
@@ -258,7 +266,29 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
       const p = pairs[i - 1]!;
       const q = pHolmTop[i - 1]!;
       standing.vsTop = { difference: p.difference.estimate, b: p.mcnemar.b, c: p.mcnemar.c, pValue: p.mcnemar.pValue, pHolm: q, notSignificantlyBelow: !(q < alpha), topAboveShare: p.difference.pGreater };
-      if (gap) standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
+      if (gap) {
+        standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
+        const top = rows[0]!;
+        const row = rows[i]!;
+        let d = 0;
+        let w = 0;
+        let dAll = 0;
+        let wAll = 0;
+        for (let t = 0; t < n; t++) {
+          const one = top[t]! !== row[t]!;
+          const none = !top[t]! && !row[t]!;
+          if (one) dAll++;
+          if (none) wAll++;
+          if (cleanMask && !cleanMask[t]) {
+            if (one) d++;
+            if (none) w++;
+          }
+        }
+        const bound = cleanMask
+          ? pairNoiseBound({ n, discordant: d, bothWrong: w, confidence })
+          : pairNoiseBoundFromCount(n, gap.flawed, dAll, wAll, confidence);
+        standing.noiseBound = { ...bound, flagged: cleanMask !== undefined, within: topAcc - k / n <= bound.threshold + 1e-12 };
+      }
     }
     return standing;
   });
@@ -283,6 +313,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
   if (gap) {
     result.gap = gap;
     result.withinThresholdOfTop = systems.filter((s) => s.withinThresholdOfTop).map((s) => s.system);
+    result.withinPairNoiseBoundOfTop = systems.filter((s) => s.noiseBound?.within).map((s) => s.system);
   }
   return result;
 }

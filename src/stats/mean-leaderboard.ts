@@ -14,7 +14,7 @@ export interface MeanStanding {
   /** Difference from rank 1, paired bootstrap over tasks (undefined for rank 1). */
   vsTop?: Interval & { pGreater: number };
   /** The paired interval of the difference from rank 1 includes 0. */
-  indistinguishableFromTop: boolean;
+  notSignificantlyBelowTop: boolean;
 }
 
 export interface MeanLeaderboard {
@@ -72,9 +72,9 @@ export function meanLeaderboard(sources: readonly VerdictSource[], field: string
   const top = rows[0];
   const systems: MeanStanding[] = rows.map((r, i) => {
     const { samples: _s, ...mean } = r.mean;
-    if (i === 0 || !top) return { rank: 1, system: r.system, tasks: taskList.length, mean, absent: r.absent, indistinguishableFromTop: true };
+    if (i === 0 || !top) return { rank: 1, system: r.system, tasks: taskList.length, mean, absent: r.absent, notSignificantlyBelowTop: true };
     const vsTop = pairedBootstrapDiff(r.values, top.values, opts);
-    return { rank: i + 1, system: r.system, tasks: taskList.length, mean, absent: r.absent, vsTop, indistinguishableFromTop: vsTop.low <= 0 && vsTop.high >= 0 };
+    return { rank: i + 1, system: r.system, tasks: taskList.length, mean, absent: r.absent, vsTop, notSignificantlyBelowTop: vsTop.low <= 0 && vsTop.high >= 0 };
   });
   return {
     field,
