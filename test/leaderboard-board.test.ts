@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ interface BoardJson {
   expectedTau: number | null;
   top: string;
   withinNoiseBoundOfTop: string[];
+  noiseSplit: string;
+  dev: { top: string | null; withinNoiseBoundOfTop: string[]; exceedingPairs: number };
   exceedingPairs: number;
   totalPairs: number;
   available: number;
@@ -133,6 +135,35 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     expect(ab.outperformProbability).toBeUndefined();
     const text = await runCli(['leaderboard', '--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4', '--wide']);
     expect(text.stdout).not.toMatch(/P\(#1 better\)|P\(A better\)/);
+  });
+
+  it('dev-gap view by hand: the dev leader, who is within g* of it on dev, dev pairs beyond g*; the split is named', async () => {
+    // g* = 3.29 points. Dev: A 70, B 72, C 65, D 60 → dev leader B; A is 2 below (within), C 7, D 12.
+    // Dev pairs beyond 3.29: A–C 5, A–D 10, B–C 7, B–D 12, C–D 5 (A–B 2 is not) = 5.
+    const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4']);
+    expect(j.noiseSplit).toBe('dev');
+    expect(j.dev).toEqual({ top: 'B', withinNoiseBoundOfTop: ['A'], exceedingPairs: 5 });
+    const text = await runCli(['leaderboard', '--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4', '--noise-split', 'test']);
+    const flat = text.stdout.replace(/\s+/g, ' ');
+    expect(flat).toContain('g* comes from the test split (N = 100, e = 1, as given; --noise-split names the split)');
+    expect(flat).toContain('annotation noise only, not sampling');
+    expect(flat).toContain('On dev gaps (g* carried over from test): 1 of the 3 systems below the dev leader B are within g* of it on dev');
+  });
+
+  it("on the BIRD board, SALUS's dev comparison: #1 on dev is within g* of 28 of the next 29", async () => {
+    const Papa = (await import('papaparse')).default;
+    const rows = (Papa.parse(readFileSync(BOARD, 'utf8'), { header: true, skipEmptyLines: true }).data as Record<string, string>[])
+      .filter((r) => r.dev !== '' && r.test !== '' && r.dev !== undefined)
+      .map((r) => ({ name: r.model!, dev: Number(r.dev), test: Number(r.test) }))
+      .sort((x, y) => y.test - x.test || y.dev - x.dev)
+      .slice(0, 30);
+    const g = (1.6448536269514722 * 2 * Math.sqrt(564)) / 1534;
+    const leader = [...rows].sort((x, y) => y.dev - x.dev)[0]!;
+    const within = rows.filter((r) => r !== leader && (leader.dev - r.dev) / 100 <= g + 1e-12).length;
+    const j = await board(['--board', BOARD, '--n', '1534', '--flawed', '564']);
+    expect(j.dev.top).toBe(leader.name);
+    expect(j.dev.withinNoiseBoundOfTop).toHaveLength(within);
+    expect(within).toBe(28);
   });
 
   it('one system: no pairs, tau undefined (null in JSON)', async () => {

@@ -31,6 +31,13 @@ export const LEADERBOARD_OPTIONS = {
     checks: [refuse((n, o) => o.board === undefined && n !== undefined, '--n is for --board; with verdict files N is the number of tasks')],
   },
   flawed: { type: 'number', describe: 'Tasks with wrong gold, e (for g*)' },
+  'noise-split': {
+    type: 'string',
+    choices: ['dev', 'test'],
+    default: 'dev',
+    describe: '--board: the split that --n and --flawed/--error-rate describe (SALUS measured BIRD dev); the report says which gaps g* bounds directly',
+    checks: [refuse((split, o) => o.board === undefined && split !== 'dev', '--noise-split is for --board')],
+  },
   'error-rate': { type: 'number', describe: 'Or the error rate e/N as a fraction (for g*)' },
   confidence: { type: 'number', default: 0.95, describe: 'Confidence for intervals, tests and g*' },
   seed: { type: 'number', default: 42, describe: 'Bootstrap seed', checks: [verdictSeed] },

@@ -51,7 +51,7 @@ function rank(opts: LeaderboardOptions): LeaderboardResult {
     if (board.rows.length === 0) throw new UserError(`${opts.board}: no row has both a dev and a test score`);
     const { n, flawed } = opts;
     const analysis = rangeErrorsAsUserErrors(() => analyseBoard({ entries: board.rows, top, n: n!, flawed, errorRate: opts.errorRate, confidence }));
-    const ctx = { file: opts.board, board };
+    const ctx = { file: opts.board, board, noiseSplit: (opts.noiseSplit ?? 'dev') as 'dev' | 'test' };
     return { report: boardReport(analysis, ctx), json: boardJson(analysis, ctx), notes: [], metrics: [], partial: [] };
   }
   const read = itemFiles.map((file) => ({ file, records: readItems(file) }));

@@ -8,6 +8,19 @@ import type { MatrixCell, Report, Section } from './model.js';
 export interface BoardContext {
   file: string;
   board: BoardFile;
+  /** The split N and e were measured on (--noise-split). */
+  noiseSplit: 'dev' | 'test';
+}
+
+/** Which split g* comes from, what it bounds, and what applying it to the other split assumes. */
+function provenanceNote(a: BoardAnalysis, split: 'dev' | 'test'): string {
+  const g = a.gap;
+  const other = split === 'dev' ? 'test' : 'dev';
+  return (
+    `g* comes from the ${split} split (N = ${g.n}, e = ${Number(g.flawed.toFixed(1))}, as given; --noise-split names the split). ` +
+    `It bounds how far worst-case wrong gold alone could move a gap on that split — annotation noise only, not sampling. ` +
+    `On ${other} gaps it holds only if the ${other} split has about the same size and error rate, which the board does not show.`
+  );
 }
 
 /** The `--json` object of `leaderboard --board`: fractions throughout. */
@@ -15,6 +28,7 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
   return {
     mode: 'board',
     file: ctx.file,
+    noiseSplit: ctx.noiseSplit,
     n: a.gap.n,
     flawed: a.gap.flawed,
     errorRate: a.gap.errorRate,
@@ -27,6 +41,7 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
     top: a.systems[0]?.name ?? null,
     withinNoiseBoundOfTop: a.withinNoiseBoundOfTop,
     exceedingPairs: a.exceedingPairs,
+    dev: a.dev,
     totalPairs: a.pairs.length,
     available: a.available,
     analysed: a.analysed,
@@ -75,8 +90,14 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
           `${a.exceedingPairs} of ${a.pairs.length} pairs differ by more than g*. Within the bound means worst-case wrong gold alone could make the gap; it is not a tie, ` +
           'and the bound says nothing about sampling. A board gives no per-item results, so every pair gets the same worst case (only tasks the two systems do not both get right could move a gap).'
         : 'No systems to rank.',
-      `Bars: Wilson ${confidencePercent(g.confidence)}% intervals as if each test score were measured on N = ${g.n} tasks (the board publishes no counts).`,
-    ],
+      provenanceNote(a, ctx.noiseSplit),
+      a.dev.top !== null
+        ? `On dev gaps (${ctx.noiseSplit === 'dev' ? "where g* was measured; SALUS's own comparison" : 'g* carried over from test'}): ` +
+          `${a.dev.withinNoiseBoundOfTop.length} of the ${a.analysed - 1} systems below the dev leader ${a.dev.top} are within g* of it on dev; ` +
+          `${a.dev.exceedingPairs} of ${a.pairs.length} pairs' dev gaps exceed g*.`
+        : '',
+      `Bars: Wilson ${confidencePercent(g.confidence)}% intervals as if each test score were measured on N = ${g.n} tasks (the ${ctx.noiseSplit} size given; the board publishes no counts).`,
+    ].filter(Boolean),
     plots: [
       {
         kind: 'interval',
@@ -105,7 +126,8 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         { key: 'dev', header: 'Dev EX', format: 'percent', digits: 2 },
         { key: 'devRank', header: 'Dev rank', format: 'integer', optional: true },
         { key: 'gapToTop', header: 'Gap to #1 (pts)', format: 'points', digits: 2 },
-        { key: 'within', header: 'Within g* of #1', short: 'In g*' },
+        { key: 'within', header: 'Within g* of #1 (test)', short: 'In g*' },
+        { key: 'devWithin', header: 'Within g* of dev #1 (dev)', short: 'In g* dev', optional: true },
       ],
       rows: a.systems.map((s, i) => ({
         rank: s.rank,
@@ -115,6 +137,7 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         devRank: s.devRank,
         gapToTop: i === 0 ? null : -s.gapToTop,
         within: i === 0 ? '(rank 1)' : s.withinThresholdOfTop,
+        devWithin: s.name === a.dev.top ? '(dev #1)' : a.dev.withinNoiseBoundOfTop.includes(s.name),
       })),
     },
   };

@@ -62,6 +62,11 @@ export interface BoardAnalysis {
   tauB: number;
   /** SALUS's expected tau under annotation noise, from the dev gaps and σ_gap. */
   expectedTau: number;
+  /**
+   * The same bound on dev gaps, where N and e were measured (SALUS's own comparison): the analysed systems'
+   * dev leader, who is within g* of it on dev, and how many pairs' dev gaps exceed g*.
+   */
+  dev: { top: string | null; withinNoiseBoundOfTop: string[]; exceedingPairs: number };
   /** Entries available and analysed (top-K of them). */
   available: number;
   analysed: number;
@@ -124,8 +129,17 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
       });
     }
   }
+  const byDev = [...sorted].sort((x, y) => y.dev - x.dev);
+  const devBest = byDev[0]?.dev ?? NaN;
+  let devExceeding = 0;
+  for (let i = 0; i < sorted.length; i++) for (let j = i + 1; j < sorted.length; j++) if (Math.abs(sorted[i]!.dev - sorted[j]!.dev) > gap.threshold + 1e-12) devExceeding++;
   return {
     gap,
+    dev: {
+      top: byDev[0]?.name ?? null,
+      withinNoiseBoundOfTop: byDev.slice(1).filter((e) => devBest - e.dev <= gap.threshold + 1e-12).map((e) => e.name),
+      exceedingPairs: devExceeding,
+    },
     systems,
     pairs,
     withinNoiseBoundOfTop: systems.slice(1).filter((s) => s.withinThresholdOfTop).map((s) => s.name),
