@@ -4,6 +4,7 @@ import { UserError } from '../errors.js';
 import { detectorMetrics } from '../stats/agreement.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { confusionFrom } from '../stats/confusion.js';
+import { holmAdjust } from '../stats/holm.js';
 import { compareToBaseline, comparePair, coveredItems, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './compare.js';
 import { combine, type EnsembleKind, type EnsembleSpec } from './ensembles.js';
 import { metricBlock, type MetricBlock } from './metrics.js';
@@ -103,6 +104,21 @@ export interface ValidateResult {
 
 const ALL = 'all';
 
+/**
+ * Holm over every judge pair × subset, once for McNemar and once for Δκ: a table of many comparisons read
+ * for "which differ" needs the family-wise correction. A NaN p (no finite resample) stays NaN, outside the family.
+ */
+function adjustPairFamily(pairs: readonly PairResult[]): void {
+  const all = pairs.flatMap((p) => Object.values(p.subsets));
+  holmAdjust(all.map((c) => c.mcnemar.pValue)).forEach((q, k) => {
+    all[k]!.mcnemar.pHolm = q;
+  });
+  const finite = all.filter((c) => Number.isFinite(c.kappaDiffP));
+  holmAdjust(finite.map((c) => c.kappaDiffP)).forEach((q, k) => {
+    finite[k]!.kappaDiffPHolm = q;
+  });
+}
+
 function costOf(recorded: JudgeVerdict[]): CostBlock {
   const values = (k: 'calls' | 'costUsd' | 'latencyMs'): number[] => recorded.flatMap((v) => (v[k] === undefined ? [] : [v[k]]));
   const [calls, cost, lat] = [values('calls'), values('costUsd'), values('latencyMs')];
@@ -198,6 +214,7 @@ export function validate(input: ValidateInput): ValidateResult {
       pairs.push({ a, b, subsets });
     }
   }
+  adjustPairFamily(pairs);
 
   const ensembles: EnsembleResult[] = (input.ensembles ?? []).map((spec) => {
     for (const m of spec.members) {
