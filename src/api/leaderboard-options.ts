@@ -23,6 +23,11 @@ export const LEADERBOARD_OPTIONS = {
     checks: [refuse((items, o) => o.board === undefined && ((items as string[] | undefined) ?? []).length === 0, 'give per-item verdict files (from `score --items`), or --board FILE')],
   },
   flags: { type: 'string', describe: 'SALUS flags CSV task_id,predicted_label (0 = wrong gold): adds clean-subset accuracy and g*' },
+  'gold-labels': {
+    type: 'string',
+    describe: 'Human gold labels for some tasks (CSV query_id|task_id,label; 0 = wrong gold, e.g. SALUS GT_RS_200): the wrong-gold rate left among unflagged tasks',
+    checks: [refuse((g, o) => g !== undefined && o.flags === undefined, '--gold-labels needs --flags (it measures what the flags leave behind)')],
+  },
   board: { type: 'string', describe: 'Leaderboard CSV (system|model|name, dev, test in percent) instead of verdicts', checks: BOARD_RULES },
   top: { type: 'number', default: 30, describe: '--board: analyse the top K systems by test' },
   n: {

@@ -8,6 +8,8 @@ import type { MatrixCell, Report, Section } from './model.js';
 export interface ItemsContext {
   files: string[];
   flagsFile?: string;
+  /** --gold-labels: the human labels the residual wrong-gold rate comes from. */
+  goldLabelsFile?: string;
   /** What `correct` measures in the verdicts (see measureOf); labels the plot's axis. */
   measure?: string;
   /** The standings' accuracy column, when it is not plain accuracy (EM). */
@@ -29,6 +31,7 @@ export function itemsJson(lb: ItemsLeaderboard, ctx: ItemsContext): Record<strin
     mode: 'items',
     files: ctx.files,
     flagsFile: ctx.flagsFile ?? null,
+    goldLabelsFile: ctx.goldLabelsFile ?? null,
     tasks: lb.tasks,
     top: lb.systems[0]?.system ?? null,
     notSignificantlyBelowTop: lb.notSignificantlyBelowTop,
@@ -203,6 +206,20 @@ export function itemsReport(lb: ItemsLeaderboard, ctx: ItemsContext): Report {
       notes.push(
         `${lb.flags.flagged} of ${lb.tasks} tasks are flagged as having wrong gold; clean accuracy uses the other ${lb.flags.clean}.`,
       );
+      notes.push(
+        'Clean accuracy is circular when the flags come from an audit that used these same systems as agents: the clean subset leans toward tasks they agree on, ' +
+          'so compare systems on it, do not read it as their true accuracy; and unflagged is not verified — the flags miss wrong golds.',
+      );
+      const res = lb.flags.residual;
+      if (res) {
+        notes.push(
+          res.unflagged === 0
+            ? `Human gold labels${ctx.goldLabelsFile ? ` (${ctx.goldLabelsFile})` : ''}: none of the ${res.labelled} labelled tasks here is unflagged, so the wrong gold left in the clean subset is not measured.`
+            : `Wrong gold left among unflagged tasks, by the human labels${ctx.goldLabelsFile ? ` in ${ctx.goldLabelsFile}` : ''}: ${res.wrongUnflagged} of ${res.unflagged} labelled unflagged tasks, ` +
+                `${formatPercent(res.rate.estimate)} [${formatPercent(res.rate.low)}, ${formatPercent(res.rate.high)}] (Wilson ${conf}); of the ${res.flagged} labelled flagged tasks ${res.wrongFlagged} have wrong gold. ` +
+                'This holds for the whole clean subset only if the labelled tasks are a random sample of the benchmark.',
+        );
+      }
       if (lb.flags.unlisted) notes.push(`${lb.flags.unlisted} tasks have no row in the flags file and count as unflagged.`);
       if (lb.flags.unused) notes.push(`${lb.flags.unused} flag rows name tasks that no verdict file has; they are ignored.`);
     }

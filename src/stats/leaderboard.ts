@@ -5,6 +5,7 @@ import { confidencePercent, wilson, type Interval } from './intervals.js';
 import { holmAdjust } from './holm.js';
 import { mcnemarExact, type McNemarResult } from './mcnemar.js';
 import { rankRanges, type RankRange } from './rank-ranges.js';
+import { residualErrors, type ResidualErrors } from './residual-errors.js';
 import { alignVerdicts, type VerdictSource } from './verdict-matrix.js';
 
 export type { VerdictSource } from './verdict-matrix.js';
@@ -13,6 +14,8 @@ export interface ItemsLeaderboardInput {
   sources: readonly VerdictSource[];
   /** taskId → flagged as wrong gold (SALUS label 0). Tasks not in the map count as unflagged. */
   flags?: ReadonlyMap<string, boolean>;
+  /** taskId → the gold is right (human labels for some tasks, e.g. SALUS's 200): gives the wrong-gold rate left among unflagged tasks. */
+  goldLabels?: ReadonlyMap<string, boolean>;
   /** For g*: the flawed-task count or error rate. Default with flags: the number of flagged tasks. */
   flawed?: number;
   errorRate?: number;
@@ -97,6 +100,8 @@ export interface ItemsLeaderboard {
     unlisted: number;
     /** Flag rows for tasks no system has (ignored). */
     unused: number;
+    /** With human gold labels: the wrong-gold rate among the unflagged labelled tasks. */
+    residual?: ResidualErrors;
   };
   /** σ_gap and g* (`gap.threshold`), when flags or an error count give e. */
   gap?: GapResult;
@@ -166,6 +171,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     const taskSet = new Set(m.tasks);
     const unused = [...flags.keys()].filter((id) => !taskSet.has(id)).length;
     flagSummary = { flagged, clean: n - flagged, unlisted, unused };
+    if (input.goldLabels) flagSummary.residual = residualErrors(m.tasks, (id) => flags.get(id) === true, input.goldLabels, confidence);
   }
 
   const gap =
