@@ -9,7 +9,7 @@ import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
 import { confusionFrom, type Confusion } from '../stats/confusion.js';
 import { detectorDifference, type DetectorDifference } from '../stats/detector-difference.js';
 import { readLabelFile } from '../benchmark/label-files.js';
-import { crossFittedErrorRate, type ErrorRateEstimate } from '../stats/error-rate.js';
+import { adjustForLabelNoise, crossFittedErrorRate, type ErrorRateEstimate, type LabelNoiseAdjusted } from '../stats/error-rate.js';
 import { roganGladen } from '../stats/prevalence.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { auc, precisionAtK, rankingDifference, type RankingDifference } from '../stats/ranking.js';
@@ -93,7 +93,7 @@ export interface Evaluation {
    * The benchmark's error rate: the label model's posterior (as a logit) calibrated on the labels,
    * cross-fitted, plus the labelled sample's out-of-fold residual (stats/error-rate.ts).
    */
-  calibrated: ErrorRateEstimate & { labelFree: number };
+  calibrated: ErrorRateEstimate & { labelFree: number; labelNoise?: LabelNoiseAdjusted };
   /** The older Rogan–Gladen estimate from the flags' labelled confusion table, for comparison (wider: it divides by TPR − FPR). */
   roganGladen: ReturnType<typeof roganGladen>;
 }
@@ -112,13 +112,21 @@ export function calibratedErrorRate(report: AuditReport, labels: GoldErrorLabels
   return { ...est, labelFree: report.labelModel.errorPrior };
 }
 
+function withLabelNoise(c: Evaluation['calibrated'], labelErrorRate: number | undefined): Evaluation['calibrated'] {
+  return labelErrorRate === undefined ? c : { ...c, labelNoise: adjustForLabelNoise(c, labelErrorRate) };
+}
+
 function score(ids: readonly string[], truth: Map<string, boolean>, flagged: (id: string) => boolean): Scored {
   const c = confusionFrom(ids.map((id) => truth.get(id)!), ids.map((id) => flagged(id)));
   return { confusion: c, metrics: detectorMetrics(c) };
 }
 
 /** `compareFlags`: another detector's flags (readErrorFlags: task id → flagged) and the file they came from. */
-export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts: { compareFlags?: { file: string; flags: Map<string, boolean> }; bootstrap?: BootstrapOptions } = {}): Evaluation {
+export function evaluateAudit(
+  report: AuditReport,
+  labels: GoldErrorLabels,
+  opts: { compareFlags?: { file: string; flags: Map<string, boolean> }; bootstrap?: BootstrapOptions; labelErrorRate?: number } = {},
+): Evaluation {
   const pos = new Map(report.flags.map((f, i) => [f.taskId, i]));
   const ids = [...labels.isError.keys()].filter((id) => pos.has(id));
   const missing = [...labels.isError.keys()].filter((id) => !pos.has(id));
@@ -180,7 +188,7 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
       majority: { audit: quality(rankScores.majorityAudit), ex: quality(rankScores.majorityEx) },
       versus: { labelModel: rankVs(rankScores.labelModel), majorityAudit: rankVs(rankScores.majorityAudit), majorityEx: rankVs(rankScores.majorityEx) },
     },
-    calibrated: calibratedErrorRate(report, labels),
+    calibrated: withLabelNoise(calibratedErrorRate(report, labels), opts.labelErrorRate),
     roganGladen: roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn }),
   };
   if (opts.compareFlags) {
