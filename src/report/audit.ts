@@ -4,6 +4,16 @@ import type { LlmAgentSummary } from '../audit/agents.js';
 import type { Report, Section } from './model.js';
 import type { DetectorDifference } from '../stats/detector-difference.js';
 import type { RankingDifference } from '../stats/ranking.js';
+import { disagreementShare } from '../audit/review-order.js';
+
+/**
+ * The trivial baseline beside the audit's flag count: tasks that more than half of their valid agents
+ * fail (disagree with the gold), under the audit's comparison and under plain EX. It needs no audit.
+ */
+export function majorityFailCounts(report: AuditReport): { audit: number; ex: number } {
+  const count = (vs: AuditReport['verdicts']['audit']): number => vs.filter((v) => disagreementShare(v) > 0.5).length;
+  return { audit: count(report.verdicts.audit), ex: count(report.verdicts.ex) };
+}
 
 export interface AuditContext {
   questions: string;
@@ -51,6 +61,7 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     seed: ctx.seed,
     tasks: report.n,
     flagged: report.flagged,
+    trivialBaseline: { method: 'tasks more than half of their valid agents fail (no audit)', ...majorityFailCounts(report) },
     agents: report.agents,
     labels: ctx.labelsFile ?? null,
     labelled: ev ? { n: ev.n, errors: ev.errors, missing: ev.missing.length } : null,
@@ -252,6 +263,10 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
     title: 'Agents',
     notes: [
       `All valid agents agree with the gold on ${((report.agentStats.allAgreeRate || 0) * 100).toFixed(1)}% of tasks.`,
+      `Beside the audit's ${report.flagged} flags, the trivial baseline that needs no audit: ${majorityFailCounts(report).audit} tasks are failed by more than half of their valid agents under the audit's comparison, ${majorityFailCounts(report).ex} under plain EX. ` +
+        (ev
+          ? 'The sections above score both on the labels.'
+          : 'Without labels neither count says how many flags are right: give --labels to score both, and read "where the audit helps" there.'),
       ...(report.agentFamilies.length > 0 ? [`Dependent agents (each family counts as one voter): ${report.agentFamilies.map((f) => f.join(' + ')).join('; ')}.`] : []),
     ],
     table: {
@@ -289,6 +304,7 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       tasks: report.n,
       agents: report.agents.length,
       flagged: report.flagged,
+      'trivial baseline (majority of agents fail)': `${majorityFailCounts(report).audit} (audit's comparison) / ${majorityFailCounts(report).ex} (plain EX)`,
       'decision plane': cfg,
       seed: ctx.seed,
       'CPU pass': `${(report.ms / 1000).toFixed(2)} s`,
