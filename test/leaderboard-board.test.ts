@@ -65,7 +65,7 @@ describe('leaderboard --board on the BIRD site leaderboard', () => {
     for (const s of j.systems) expect(s.test).toBeLessThan(1);
     // sorted by test, descending
     for (let i = 1; i < j.systems.length; i++) expect(j.systems[i]!.test).toBeLessThanOrEqual(j.systems[i - 1]!.test);
-    // the indistinguishable set is exactly the systems within g* of rank 1
+    // the within-the-noise-bound set is exactly the systems within g* of rank 1
     const within = j.systems.slice(1).filter((s) => j.systems[0]!.test - s.test <= j.threshold).map((s) => s.name);
     expect(j.withinNoiseBoundOfTop).toEqual(within);
     expect(within.length).toBeGreaterThan(5);

@@ -15,11 +15,11 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .option('fail-under', { type: 'string', array: true, describe: `${FAIL_UNDER_DESCRIBE}; metrics: accuracy (or ex), clean` })
         .epilogue(
           'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
-            '(the report names it). "Indistinguishable from #1" = exact McNemar p >= 1 - confidence. ' +
+            '(the report names it). "Not significantly below #1" = exact McNemar against #1, Holm-adjusted over the comparisons with #1, p >= 1 - confidence (not a tie). ' +
             'With --flags (or --flawed/--error-rate), g* = z*2*sqrt(e)/N uses N = the number of tasks. ' +
             'Put --csv/--md after the verdict files (or write --csv -): they take an optional FILE.',
         )
-        .example('$0 leaderboard --board overall-ex.csv --n 1534 --flawed 564', 'Which BIRD gaps exceed the noise threshold')
+        .example('$0 leaderboard --board overall-ex.csv --n 1534 --flawed 564', 'Which BIRD gaps exceed the noise bound g* (N and e of BIRD dev)')
         .example('$0 leaderboard a.jsonl b.jsonl --flags frontier_spider.csv --html board.html', 'Per-item leaderboard with an HTML report'),
     ) as unknown as Argv<LeaderboardArgs>,
   handler: async (argv) => (await import('./leaderboard-run.js')).runLeaderboard(argv),

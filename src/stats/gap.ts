@@ -26,9 +26,9 @@ export interface GapResult {
 /**
  * SALUS's bound on how far annotation noise alone can move the accuracy gap between two
  * systems: each of e flawed tasks can shift either system's score by 1/N, so the gap's
- * noise has σ_gap = 2√e/N; a gap below g* = z·σ_gap (one-sided z) is indistinguishable
- * from noise. Invalid input (both or neither of flawed/errorRate, out-of-range values)
- * throws RangeError; N = 0 gives NaN.
+ * noise has σ_gap = 2√e/N; a gap below g* = z·σ_gap (one-sided z) is within the noise bound:
+ * worst-case wrong gold alone could make it (a bound on annotation noise, not a test). Invalid
+ * input (both or neither of flawed/errorRate, out-of-range values) throws RangeError; N = 0 gives NaN.
  */
 export function gapThreshold(input: GapInput): GapResult {
   const { n, flawed, errorRate } = input;
