@@ -158,15 +158,15 @@ export function validateReport(r: ValidateResult): Report {
         tagged: d.humanTagged,
         flagged: d.judgeFlagged,
         agreed: d.agreed,
-        precision: d.precision,
-        recall: d.recall,
+        precision: d.precisionInterval,
+        recall: d.recallInterval,
       })),
     ),
   );
   if (diagRows.length > 0) {
     sections.push({
       title: 'Diagnostics against human tags',
-      notes: ['On items that carry human tags (ROSE-VEC-BIRD annotators\' reasons) and a verdict of the judge.'],
+      notes: ["On items that carry human tags (ROSE-VEC-BIRD annotators' reasons) and a verdict of the judge. Precision = both / judge flagged, recall = both / human tagged, with Wilson 95% intervals."],
       table: {
         columns: [
           { key: 'judge', header: 'Judge' },

@@ -5,6 +5,7 @@ import { detectorMetrics } from '../stats/agreement.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { confusionFrom } from '../stats/confusion.js';
 import { holmAdjust } from '../stats/holm.js';
+import { wilson, type Interval } from '../stats/intervals.js';
 import { compareToBaseline, comparePair, coveredItems, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './compare.js';
 import { combine, type EnsembleKind, type EnsembleSpec } from './ensembles.js';
 import { metricBlock, type MetricBlock } from './metrics.js';
@@ -35,6 +36,9 @@ export interface DiagnosticBlock {
   precision: number;
   recall: number;
   f1: number;
+  /** Wilson intervals: precision = agreed/judgeFlagged, recall = agreed/humanTagged (ROSE Table 4 prints the points only). */
+  precisionInterval: Interval;
+  recallInterval: Interval;
 }
 
 export interface CostBlock {
@@ -155,7 +159,17 @@ function diagnostic(
   if (truth.length === 0) return null;
   const c = confusionFrom(truth, pred);
   const d = detectorMetrics(c);
-  return { n: truth.length, humanTagged: c.tp + c.fn, judgeFlagged: c.tp + c.fp, agreed: c.tp, precision: d.precision, recall: d.recall, f1: d.f1 };
+  return {
+    n: truth.length,
+    humanTagged: c.tp + c.fn,
+    judgeFlagged: c.tp + c.fp,
+    agreed: c.tp,
+    precision: d.precision,
+    recall: d.recall,
+    f1: d.f1,
+    precisionInterval: wilson(c.tp, c.tp + c.fp),
+    recallInterval: wilson(c.tp, c.tp + c.fn),
+  };
 }
 
 export function validate(input: ValidateInput): ValidateResult {
