@@ -1,3 +1,4 @@
+import { competitionRanks } from '../stats/board-gaps.js';
 import type { ExRun } from '../execution/ex-run.js';
 import { wilson, type Interval } from '../stats/intervals.js';
 import type { Column, Report } from './model.js';
@@ -61,8 +62,10 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
     { key: 'timeouts', header: 'Timeouts', short: 'T/O', format: 'integer' },
     { key: 'missing', header: 'Missing', short: 'Miss.', format: 'integer' },
   ];
+  // Equal accuracies share the best rank ("7, 7, 9"), in the table and the plot alike, as leaderboard ranks them.
+  const ranks = competitionRanks(ranked.map((s) => s.accuracy));
   const rows = ranked.map((s, i) => ({
-    rank: i + 1,
+    rank: ranks[i]!,
     system: s.name,
     ex: s.ci,
     correct: s.correct,
@@ -92,8 +95,9 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
             percent: true,
             valueLabel: 'EX (bar: 95% Wilson interval)',
             ...(flags ? { secondaryLabel: 'EX on the clean subset' } : {}),
-            points: ranked.map((s) => ({
+            points: ranked.map((s, i) => ({
               label: s.name,
+              rank: ranks[i]!,
               value: s.accuracy,
               low: s.ci.low,
               high: s.ci.high,

@@ -139,6 +139,22 @@ function discordant(x: Uint8Array, y: Uint8Array, mask?: Uint8Array): { b: numbe
 }
 
 /**
+ * The noise bound of one pair: with flags (cleanMask = unflagged tasks), over the flagged tasks the two do not
+ * both get right; without, over the worst placement of the e wrong golds among all such tasks.
+ */
+function pairNoise(x: Uint8Array, y: Uint8Array, gap: GapResult, cleanMask: Uint8Array | undefined, confidence: number): PairNoiseBound {
+  let d = 0;
+  let w = 0;
+  for (let t = 0; t < x.length; t++) {
+    if (cleanMask && cleanMask[t]) continue;
+    if (x[t]! !== y[t]!) d++;
+    else if (!x[t]!) w++;
+  }
+  const n = x.length;
+  return cleanMask ? pairNoiseBound({ n, discordant: d, bothWrong: w, confidence }) : pairNoiseBoundFromCount(n, gap.flawed, d, w, confidence);
+}
+
+/**
  * The per-item leaderboard: systems ranked by accuracy with Wilson intervals, clean-subset
  * accuracy when flags are given, every pair compared with a paired bootstrap interval and an
  * exact McNemar test, the systems rank 1 cannot be separated from, bootstrap rank ranges, and
@@ -274,25 +290,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
       standing.vsTop = { difference: p.difference.estimate, b: p.mcnemar.b, c: p.mcnemar.c, pValue: p.mcnemar.pValue, pHolm: q, notSignificantlyBelow: !(q < alpha), topAboveShare: p.difference.pGreater };
       if (gap) {
         standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
-        const top = rows[0]!;
-        const row = rows[i]!;
-        let d = 0;
-        let w = 0;
-        let dAll = 0;
-        let wAll = 0;
-        for (let t = 0; t < n; t++) {
-          const one = top[t]! !== row[t]!;
-          const none = !top[t]! && !row[t]!;
-          if (one) dAll++;
-          if (none) wAll++;
-          if (cleanMask && !cleanMask[t]) {
-            if (one) d++;
-            if (none) w++;
-          }
-        }
-        const bound = cleanMask
-          ? pairNoiseBound({ n, discordant: d, bothWrong: w, confidence })
-          : pairNoiseBoundFromCount(n, gap.flawed, dAll, wAll, confidence);
+        const bound = pairNoise(rows[0]!, rows[i]!, gap, cleanMask, confidence);
         standing.noiseBound = { ...bound, flagged: cleanMask !== undefined, within: topAcc - k / n <= bound.threshold + 1e-12 };
       }
     }
