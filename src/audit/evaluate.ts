@@ -11,6 +11,7 @@ import { detectorDifference, type DetectorDifference } from '../stats/detector-d
 import { readLabelFile } from '../benchmark/label-files.js';
 import { adjustForLabelNoise, crossFittedErrorRate, type ErrorRateEstimate, type LabelNoiseAdjusted } from '../stats/error-rate.js';
 import { roganGladen } from '../stats/prevalence.js';
+import { wilson, type Interval } from '../stats/intervals.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { auc, precisionAtK, rankingDifference, type RankingDifference } from '../stats/ranking.js';
 import type { AuditReport } from './pipeline.js';
@@ -72,7 +73,8 @@ export interface Evaluation {
   errors: number;
   missing: string[];
   sweep: Scored;
-  byErrorType: Record<string, { n: number; detected: number; recall: number }>;
+  /** Per labelled error type: how many the flags find, with recall's Wilson interval (SALUS Table 7 gives points only). */
+  byErrorType: Record<string, { n: number; detected: number; recall: number; recallInterval?: Interval }>;
   /**
    * Baselines under the audit's own comparison (`audit`) and under plain EX agreement (`ex`,
    * BIRD's set comparison): whether the audit beats majority vote may depend on which.
@@ -162,7 +164,10 @@ export function evaluateAudit(
     e.n++;
     if (report.flags[at(id)]!.flagged) e.detected++;
   }
-  for (const e of Object.values(byErrorType)) e.recall = e.detected / e.n;
+  for (const e of Object.values(byErrorType)) {
+    e.recall = e.detected / e.n;
+    e.recallInterval = wilson(e.detected, e.n);
+  }
   const k = truth.filter(Boolean).length;
   const rankScores = {
     audit: ids.map((id) => report.flags[at(id)]!.score),

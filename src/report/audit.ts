@@ -252,9 +252,9 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
             { key: 'type', header: 'Error type' },
             { key: 'n', header: 'n', format: 'integer' },
             { key: 'detected', header: 'Detected', format: 'integer' },
-            { key: 'recall', header: 'Recall', format: 'fixed' },
+            { key: 'recall', header: 'Recall [Wilson 95%]', format: 'fixed' },
           ],
-          rows: Object.entries(ev.byErrorType).map(([type, e]) => ({ type, ...e })),
+          rows: Object.entries(ev.byErrorType).map(([type, e]) => ({ type, n: e.n, detected: e.detected, recall: e.recallInterval ?? e.recall })),
         },
       });
     }
