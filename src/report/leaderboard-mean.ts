@@ -27,7 +27,7 @@ export function meanReport(lb: MeanLeaderboard, ctx: MeanContext): Report {
             axisLabel: ctx.label,
             percent: true,
             valueLabel: `${ctx.label} (bar: bootstrap interval)`,
-            points: lb.systems.map((s) => ({ label: s.system, value: s.mean.estimate, low: s.mean.low, high: s.mean.high })),
+            points: lb.systems.map((s) => ({ label: s.system, rank: s.rank, value: s.mean.estimate, low: s.mean.low, high: s.mean.high })),
           },
         ],
         table: {

@@ -234,17 +234,17 @@ export function validateReport(r: ValidateResult): Report {
   if (r.baseline) {
     sections.push({
       title: `Upgrade rule against ${r.baseline.name}`,
-      notes: ['A candidate beats the baseline when it is better on all four of κ, accuracy, MCC and F1 (ROSE\'s rule); P = share of paired bootstrap resamples where it is.'],
+      notes: ['A candidate beats the baseline when it is better on all four of κ, accuracy, MCC and F1 (ROSE\'s rule) on these items; "resamples beating on all" = the share of paired bootstrap resamples where it is (a resampling frequency, not the probability that it is better). Δκ and ΔMCC are coefficient differences.'],
       table: {
         columns: [
           { key: 'candidate', header: 'Candidate' },
           { key: 'n', header: 'n', format: 'integer' },
-          { key: 'kappa', header: 'Δκ', format: 'points' },
-          { key: 'accuracy', header: 'ΔAccuracy', format: 'points' },
-          { key: 'mcc', header: 'ΔMCC', format: 'points' },
-          { key: 'f1', header: 'ΔF1', format: 'points' },
+          { key: 'kappa', header: 'Δκ', format: 'fixed', digits: 3 },
+          { key: 'accuracy', header: 'ΔAccuracy (pts)', format: 'points' },
+          { key: 'mcc', header: 'ΔMCC', format: 'fixed', digits: 3 },
+          { key: 'f1', header: 'ΔF1 (pts)', format: 'points' },
           { key: 'beats', header: 'Beats on all four' },
-          { key: 'p', header: 'P(beats all)', format: 'percent' },
+          { key: 'p', header: 'Resamples beating on all', short: 'Resamples', format: 'percent' },
         ],
         rows: r.baseline.candidates.map((c) => ({ candidate: c.candidate, n: c.n, ...c.deltas, beats: c.beatsAll ? 'yes' : 'no', p: c.probability })),
       },
