@@ -1,7 +1,7 @@
 import { competitionRanks } from '../stats/board-gaps.js';
-import type { ExRun } from '../execution/ex-run.js';
+import type { ExRun, SystemScore } from '../execution/ex-run.js';
 import { wilson, type Interval } from '../stats/intervals.js';
-import type { Column, Report } from './model.js';
+import type { Column, Report, Section } from './model.js';
 import { metricCells, metricColumns, metricsByDifficultySection, runMetrics, systemMetricsJson } from './score-metrics.js';
 
 /** `sqlboard score`'s JSON object and report. */
@@ -129,6 +129,30 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
         ],
       },
       ...(byMetric ? [byMetric] : []),
+      ...(flags ? [cleanByDifficultySection(run, ranked)] : []),
     ],
+  };
+}
+
+/** Clean-subset EX per difficulty level, Wilson intervals: where the flags change the picture (SALUS reports it by level). */
+function cleanByDifficultySection(run: ExRun, ranked: readonly SystemScore[]): Section {
+  const first = ranked[0]?.clean?.byDifficulty ?? {};
+  return {
+    title: 'Clean-subset EX by difficulty',
+    detail: true,
+    notes: [
+      `Unflagged tasks per level: ${run.difficultyLevels.map((l) => `${l} ${first[l]?.n ?? 0}`).join(', ')}. Wilson 95% intervals. ` +
+        'The same circularity holds as for the clean column: flags from an audit whose agents are these systems leave the tasks they agree on.',
+    ],
+    table: {
+      columns: [{ key: 'system', header: 'System' }, ...run.difficultyLevels.map((l): Column => ({ key: `d_${l}`, header: l, format: 'percent' }))],
+      rows: ranked.map((s) => ({
+        system: s.name,
+        ...Object.fromEntries(run.difficultyLevels.map((l) => {
+          const b = s.clean?.byDifficulty[l];
+          return [`d_${l}`, b && b.n > 0 ? wilson(b.correct, b.n) : null];
+        })),
+      })),
+    },
   };
 }
