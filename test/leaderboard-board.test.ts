@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,13 +12,15 @@ interface BoardJson {
   tauB: number | null;
   expectedTau: number | null;
   top: string;
-  indistinguishableFromTop: string[];
+  withinNoiseBoundOfTop: string[];
+  noiseSplit: string;
+  dev: { top: string | null; withinNoiseBoundOfTop: string[]; exceedingPairs: number };
   exceedingPairs: number;
   totalPairs: number;
   available: number;
   analysed: number;
   systems: { rank: number; name: string; dev: number; test: number; devRank: number; gapToTop: number; withinThresholdOfTop: boolean }[];
-  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability: number }[];
+  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability?: number }[];
   skipped: { name: string; line: number; reason: string }[];
   renamed: { from: string; to: string }[];
 }
@@ -63,9 +65,9 @@ describe('leaderboard --board on the BIRD site leaderboard', () => {
     for (const s of j.systems) expect(s.test).toBeLessThan(1);
     // sorted by test, descending
     for (let i = 1; i < j.systems.length; i++) expect(j.systems[i]!.test).toBeLessThanOrEqual(j.systems[i - 1]!.test);
-    // the indistinguishable set is exactly the systems within g* of rank 1
+    // the within-the-noise-bound set is exactly the systems within g* of rank 1
     const within = j.systems.slice(1).filter((s) => j.systems[0]!.test - s.test <= j.threshold).map((s) => s.name);
-    expect(j.indistinguishableFromTop).toEqual(within);
+    expect(j.withinNoiseBoundOfTop).toEqual(within);
     expect(within.length).toBeGreaterThan(5);
     expect(j.exceedingPairs).toBe(j.pairs.filter((p) => p.gap > j.threshold).length);
     for (const p of j.pairs) expect(p.exceedsThreshold).toBe(p.gap > j.threshold);
@@ -117,7 +119,7 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     expect(j.available).toBe(5);
     // g* = 1.645 × 0.1: nothing separable among four systems 5 points apart
     expect(j.threshold).toBeCloseTo(0.16449, 4);
-    expect(j.indistinguishableFromTop).toEqual(['B', 'C', 'D']);
+    expect(j.withinNoiseBoundOfTop).toEqual(['B', 'C', 'D']);
     expect(j.exceedingPairs).toBe(0);
   });
 
@@ -125,18 +127,50 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     // σ_gap = 2/100, g* = 0.0329: A-C and A-D (5 points) exceed it; A-B (2) and B-C, B-D (3) do not.
     const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4']);
     expect(j.threshold).toBeCloseTo(0.0329, 4);
-    expect(j.indistinguishableFromTop).toEqual(['B']);
+    expect(j.withinNoiseBoundOfTop).toEqual(['B']);
     expect(j.pairs.filter((p) => p.exceedsThreshold).map((p) => `${p.a}>${p.b}`)).toEqual(['A>C', 'A>D']);
     const ab = j.pairs.find((p) => p.a === 'A' && p.b === 'B')!;
     expect(ab.gap).toBeCloseTo(0.02, 12);
-    expect(ab.outperformProbability).toBeCloseTo(0.8413447, 6); // Φ(0.02/0.02)
+    // Φ(gap/σ_gap) is not a probability that A is better: no longer printed or in --json.
+    expect(ab.outperformProbability).toBeUndefined();
+    const text = await runCli(['leaderboard', '--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4', '--wide']);
+    expect(text.stdout).not.toMatch(/P\(#1 better\)|P\(A better\)/);
+  });
+
+  it('dev-gap view by hand: the dev leader, who is within g* of it on dev, dev pairs beyond g*; the split is named', async () => {
+    // g* = 3.29 points. Dev: A 70, B 72, C 65, D 60 → dev leader B; A is 2 below (within), C 7, D 12.
+    // Dev pairs beyond 3.29: A–C 5, A–D 10, B–C 7, B–D 12, C–D 5 (A–B 2 is not) = 5.
+    const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4']);
+    expect(j.noiseSplit).toBe('dev');
+    expect(j.dev).toEqual({ top: 'B', withinNoiseBoundOfTop: ['A'], exceedingPairs: 5 });
+    const text = await runCli(['leaderboard', '--board', tinyBoard(), '--n', '100', '--flawed', '1', '--top', '4', '--noise-split', 'test']);
+    const flat = text.stdout.replace(/\s+/g, ' ');
+    expect(flat).toContain('g* comes from the test split (N = 100, e = 1, as given; --noise-split names the split)');
+    expect(flat).toContain('annotation noise only, not sampling');
+    expect(flat).toContain('On dev gaps (g* carried over from test): 1 of the 3 systems below the dev leader B are within g* of it on dev');
+  });
+
+  it("on the BIRD board, SALUS's dev comparison: #1 on dev is within g* of 28 of the next 29", async () => {
+    const Papa = (await import('papaparse')).default;
+    const rows = (Papa.parse(readFileSync(BOARD, 'utf8'), { header: true, skipEmptyLines: true }).data as Record<string, string>[])
+      .filter((r) => r.dev !== '' && r.test !== '' && r.dev !== undefined)
+      .map((r) => ({ name: r.model!, dev: Number(r.dev), test: Number(r.test) }))
+      .sort((x, y) => y.test - x.test || y.dev - x.dev)
+      .slice(0, 30);
+    const g = (1.6448536269514722 * 2 * Math.sqrt(564)) / 1534;
+    const leader = [...rows].sort((x, y) => y.dev - x.dev)[0]!;
+    const within = rows.filter((r) => r !== leader && (leader.dev - r.dev) / 100 <= g + 1e-12).length;
+    const j = await board(['--board', BOARD, '--n', '1534', '--flawed', '564']);
+    expect(j.dev.top).toBe(leader.name);
+    expect(j.dev.withinNoiseBoundOfTop).toHaveLength(within);
+    expect(within).toBe(28);
   });
 
   it('one system: no pairs, tau undefined (null in JSON)', async () => {
     const j = await board(['--board', tinyBoard(), '--n', '100', '--flawed', '25', '--top', '1']);
     expect(j.systems).toHaveLength(1);
     expect(j.pairs).toEqual([]);
-    expect(j.indistinguishableFromTop).toEqual([]);
+    expect(j.withinNoiseBoundOfTop).toEqual([]);
     expect(j.tauB).toBeNull();
     expect(j.expectedTau).toBeNull();
   });

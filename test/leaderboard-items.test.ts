@@ -40,7 +40,7 @@ function writeJsonl(dir: string, name: string, recs: ItemRecord[]): string {
 interface ItemsJson {
   tasks: number;
   top: string;
-  indistinguishableFromTop: string[];
+  notSignificantlyBelowTop: string[];
   threshold: number | null;
   flags: { flagged: number; clean: number; unlisted: number; unused: number } | null;
   systems: {
@@ -51,7 +51,7 @@ interface ItemsJson {
     absent: number;
     rankRange: { low: number; high: number };
     clean?: { tasks: number; correct: number; accuracy: { estimate: number; low: number; high: number }; rank: number };
-    vsTop?: { pValue: number; indistinguishable: boolean };
+    vsTop?: { pValue: number; pHolm: number; notSignificantlyBelow: boolean };
   }[];
   pairs: {
     a: string;
@@ -149,16 +149,16 @@ describe('leaderboard from per-item verdict files with SALUS Spider flags', () =
 });
 
 describe('leaderboard edge cases (core)', () => {
-  it('one system: rank 1, no pairs, nobody to be indistinguishable from', () => {
+  it('one system: rank 1, no pairs, nobody to be below it', () => {
     const lb = itemsLeaderboard({ sources: [{ file: 'x', records: records('solo', patterns.strong!) }], iterations: 50 });
     expect(lb.systems).toHaveLength(1);
     expect(lb.systems[0]).toMatchObject({ rank: 1, system: 'solo', rankRange: { low: 1, high: 1 } });
     expect(lb.pairs).toEqual([]);
-    expect(lb.indistinguishableFromTop).toEqual([]);
+    expect(lb.notSignificantlyBelowTop).toEqual([]);
     expect(lb.gap).toBeUndefined();
   });
 
-  it('ties: identical systems share a rank, McNemar p = 1, and are indistinguishable', () => {
+  it('ties: identical systems share a rank, McNemar p = 1, and the twin is not significantly below #1', () => {
     const lb = itemsLeaderboard({
       sources: [{ file: 'x', records: [...records('twin-b', patterns.middle!), ...records('twin-a', patterns.middle!), ...records('low', patterns.weak!)] }],
       iterations: 100,
@@ -171,7 +171,7 @@ describe('leaderboard edge cases (core)', () => {
     const twins = lb.pairs[0]!;
     expect(twins.mcnemar).toMatchObject({ b: 0, c: 0, pValue: 1 });
     expect(twins.difference).toMatchObject({ estimate: 0, low: 0, high: 0 });
-    expect(lb.indistinguishableFromTop).toEqual(['twin-b']);
+    expect(lb.notSignificantlyBelowTop).toEqual(['twin-b']);
     expect(lb.systems[0]!.rankRange).toEqual({ low: 1, high: 1 });
   });
 

@@ -53,7 +53,7 @@ describe('provenance of every output', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { schemaVersion: number; meta: Meta };
     expect(Object.keys(out).slice(0, 2)).toEqual(['schemaVersion', 'meta']);
-    expect(out.schemaVersion).toBe(1);
+    expect(out.schemaVersion).toBe(2);
     expectRunMeta(out.meta, 'score');
     expect(out.meta.options).toMatchObject({ questions, dbRoot, system: [system], timeout: 30 });
     // Only the library's options: no yargs bookkeeping, kebab-case twins or output flags.
@@ -79,7 +79,7 @@ describe('provenance of every output', () => {
     // One run, one provenance in every file.
     expect(htmlMeta).toEqual(mdMeta);
     const companion = JSON.parse(readFileSync(`${csv}.meta.json`, 'utf8')) as { schemaVersion: number; meta: Meta };
-    expect(companion).toEqual({ schemaVersion: 1, meta: mdMeta });
+    expect(companion).toEqual({ schemaVersion: 2, meta: mdMeta });
     const rows = parse(readFileSync(csv, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows.map((row) => row.System)).toEqual(['c3']);
     expect(r.stderr).toContain(`wrote ${csv}.meta.json`);

@@ -131,8 +131,8 @@ describe('every --json validates against its schema in schemas/', () => {
   it('a changed shape is caught: a score object without its systems, or with a meta of another command, is invalid', async () => {
     const validate = ajv.getSchema('score.schema.json')!;
     const out = JSON.parse((await runCli(['stats', 'interval', '--k', '3', '--n', '4', '--json'])).stdout) as { meta: object };
-    expect(validate({ schemaVersion: 1, meta: { ...out.meta, command: 'scores' }, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
-    expect(validate({ schemaVersion: 1, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
-    expect(validate({ schemaVersion: 1, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(true);
+    expect(validate({ schemaVersion: 2, meta: { ...out.meta, command: 'scores' }, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
+    expect(validate({ schemaVersion: 2, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
+    expect(validate({ schemaVersion: 2, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(true);
   }, 60_000);
 });

@@ -44,6 +44,9 @@ describe('sqlboard stats gap', () => {
     expect(r.stdout).toMatch(/SALUS gap bound/);
     expect(r.stdout).toMatch(/threshold g\*.*0\.0509.*5\.09%/);
     expect(r.stdout).toMatch(/sigma_gap.*0\.0310.*3\.10%/);
+    // A bound, worded as one: never "cannot be told apart".
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('is within the noise bound: 564 wrong golds could, in the worst case, make it');
+    expect(r.stdout).not.toMatch(/told apart/);
   });
 
   it('rejects bad flags with what to fix', async () => {

@@ -32,6 +32,14 @@ export const AUDIT_OPTIONS = {
     describe: "Another detector's flags (task_id,predicted_label; 0 = flagged) scored on the same sample",
     checks: [refuse((flags, o) => Boolean(flags) && !o.labels, '--compare-flags needs --labels (it is scored on the labelled sample)')],
   },
+  'label-error-rate': {
+    type: 'number',
+    describe: "The hand labels' own error rate (each label wrong with this probability): the calibrated error rate is corrected for it and its interval widened",
+    checks: [
+      refuse((r, o) => r !== undefined && !o.labels, '--label-error-rate needs --labels'),
+      refuse((r) => r !== undefined && !(Number.isFinite(r as number) && (r as number) >= 0 && (r as number) < 0.5), '--label-error-rate must be a fraction in [0, 0.5)'),
+    ],
+  },
   out: { type: 'string', describe: 'Write flags.csv, tasks.jsonl, review.csv, lf-stats.json, agent-stats.json, summary.json (and evaluation.json with --labels) here' },
   seed: { type: 'number', default: 1, describe: 'Seed for cross-validation folds', checks: [whole] },
   k: { type: 'number', describe: 'High-confidence examples per class for --decision-plane (default 250 × N/1534)', min: 1 },

@@ -107,7 +107,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
   notes.push(...loadNotes(opts.questions, bench, agents));
   if (opts.saveAgentSql && llm) for (const f of writeAgentSql(opts.saveAgentSql, bench, llm.predictions)) notes.push(`wrote ${f}`);
   const report = runAuditPipeline(inputs, { seed, decisionPlane: o.decisionPlane, ...(opts.k ? { k: opts.k } : {}) });
-  const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, compareFlags ? { compareFlags } : {}) : undefined;
+  const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, { ...(compareFlags ? { compareFlags } : {}), ...(opts.labelErrorRate !== undefined ? { labelErrorRate: opts.labelErrorRate } : {}) }) : undefined;
   const ctx = {
     questions: opts.questions,
     seed,

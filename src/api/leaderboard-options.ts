@@ -23,6 +23,11 @@ export const LEADERBOARD_OPTIONS = {
     checks: [refuse((items, o) => o.board === undefined && ((items as string[] | undefined) ?? []).length === 0, 'give per-item verdict files (from `score --items`), or --board FILE')],
   },
   flags: { type: 'string', describe: 'SALUS flags CSV task_id,predicted_label (0 = wrong gold): adds clean-subset accuracy and g*' },
+  'gold-labels': {
+    type: 'string',
+    describe: 'Human gold labels for some tasks (CSV query_id|task_id,label; 0 = wrong gold, e.g. SALUS GT_RS_200): the wrong-gold rate left among unflagged tasks',
+    checks: [refuse((g, o) => g !== undefined && o.flags === undefined, '--gold-labels needs --flags (it measures what the flags leave behind)')],
+  },
   board: { type: 'string', describe: 'Leaderboard CSV (system|model|name, dev, test in percent) instead of verdicts', checks: BOARD_RULES },
   top: { type: 'number', default: 30, describe: '--board: analyse the top K systems by test' },
   n: {
@@ -31,6 +36,13 @@ export const LEADERBOARD_OPTIONS = {
     checks: [refuse((n, o) => o.board === undefined && n !== undefined, '--n is for --board; with verdict files N is the number of tasks')],
   },
   flawed: { type: 'number', describe: 'Tasks with wrong gold, e (for g*)' },
+  'noise-split': {
+    type: 'string',
+    choices: ['dev', 'test'],
+    default: 'dev',
+    describe: '--board: the split that --n and --flawed/--error-rate describe (SALUS measured BIRD dev); the report says which gaps g* bounds directly',
+    checks: [refuse((split, o) => o.board === undefined && split !== 'dev', '--noise-split is for --board')],
+  },
   'error-rate': { type: 'number', describe: 'Or the error rate e/N as a fraction (for g*)' },
   confidence: { type: 'number', default: 0.95, describe: 'Confidence for intervals, tests and g*' },
   seed: { type: 'number', default: 42, describe: 'Bootstrap seed', checks: [verdictSeed] },

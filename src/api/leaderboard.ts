@@ -1,5 +1,6 @@
 import { readBoardCsv } from '../benchmark/board-csv.js';
 import { checkFlagTasks, readErrorFlags } from '../benchmark/error-flags.js';
+import { readLabelFile } from '../benchmark/label-files.js';
 import { readItems } from '../benchmark/items.js';
 import { rangeErrorsAsUserErrors, UserError } from '../errors.js';
 import { byDatabaseSection, itemMetricFields } from '../report/by-database-report.js';
@@ -51,7 +52,7 @@ function rank(opts: LeaderboardOptions): LeaderboardResult {
     if (board.rows.length === 0) throw new UserError(`${opts.board}: no row has both a dev and a test score`);
     const { n, flawed } = opts;
     const analysis = rangeErrorsAsUserErrors(() => analyseBoard({ entries: board.rows, top, n: n!, flawed, errorRate: opts.errorRate, confidence }));
-    const ctx = { file: opts.board, board };
+    const ctx = { file: opts.board, board, noiseSplit: (opts.noiseSplit ?? 'dev') as 'dev' | 'test' };
     return { report: boardReport(analysis, ctx), json: boardJson(analysis, ctx), notes: [], metrics: [], partial: [] };
   }
   const read = itemFiles.map((file) => ({ file, records: readItems(file) }));
@@ -65,9 +66,10 @@ function rank(opts: LeaderboardOptions): LeaderboardResult {
   const flags = opts.flags !== undefined ? readErrorFlags(opts.flags) : undefined;
   // Flag rows for tasks no verdict file has are counted in the report; flags of which none matches are an error.
   if (flags) checkFlagTasks(opts.flags!, flags, sources.flatMap((s) => s.records.map((r) => r.taskId)), 'the verdict files');
-  const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, flawed: opts.flawed, errorRate: opts.errorRate, seed, iterations, confidence }));
+  const goldLabels = opts.goldLabels !== undefined ? readLabelFile(opts.goldLabels).labels : undefined;
+  const lb = rangeErrorsAsUserErrors(() => itemsLeaderboard({ sources, flags, goldLabels, flawed: opts.flawed, errorRate: opts.errorRate, seed, iterations, confidence }));
   if (lb.systems.length === 0) throw new UserError('the verdict files hold no records');
-  const ctx = { files: itemFiles, flagsFile: opts.flags, ...(metric === 'em' ? { measure: 'Exact set match accuracy', accuracyHeader: 'EM accuracy' } : { measure: measureOf(sources.flatMap((s) => s.records)) }) };
+  const ctx = { files: itemFiles, flagsFile: opts.flags, goldLabelsFile: opts.goldLabels, ...(metric === 'em' ? { measure: 'Exact set match accuracy', accuracyHeader: 'EM accuracy' } : { measure: measureOf(sources.flatMap((s) => s.records)) }) };
   const report = itemsReport(lb, ctx);
   const json = itemsJson(lb, ctx);
   if (opts.by === 'db') {

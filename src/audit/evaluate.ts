@@ -9,8 +9,9 @@ import { detectorMetrics, type DetectorMetrics } from '../stats/agreement.js';
 import { confusionFrom, type Confusion } from '../stats/confusion.js';
 import { detectorDifference, type DetectorDifference } from '../stats/detector-difference.js';
 import { readLabelFile } from '../benchmark/label-files.js';
-import { crossFittedErrorRate, type ErrorRateEstimate } from '../stats/error-rate.js';
+import { adjustForLabelNoise, crossFittedErrorRate, type ErrorRateEstimate, type LabelNoiseAdjusted } from '../stats/error-rate.js';
 import { roganGladen } from '../stats/prevalence.js';
+import { wilson, type Interval } from '../stats/intervals.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { auc, precisionAtK, rankingDifference, type RankingDifference } from '../stats/ranking.js';
 import type { AuditReport } from './pipeline.js';
@@ -72,7 +73,8 @@ export interface Evaluation {
   errors: number;
   missing: string[];
   sweep: Scored;
-  byErrorType: Record<string, { n: number; detected: number; recall: number }>;
+  /** Per labelled error type: how many the flags find, with recall's Wilson interval (SALUS Table 7 gives points only). */
+  byErrorType: Record<string, { n: number; detected: number; recall: number; recallInterval?: Interval }>;
   /**
    * Baselines under the audit's own comparison (`audit`) and under plain EX agreement (`ex`,
    * BIRD's set comparison): whether the audit beats majority vote may depend on which.
@@ -93,7 +95,7 @@ export interface Evaluation {
    * The benchmark's error rate: the label model's posterior (as a logit) calibrated on the labels,
    * cross-fitted, plus the labelled sample's out-of-fold residual (stats/error-rate.ts).
    */
-  calibrated: ErrorRateEstimate & { labelFree: number };
+  calibrated: ErrorRateEstimate & { labelFree: number; labelNoise?: LabelNoiseAdjusted };
   /** The older Rogan–Gladen estimate from the flags' labelled confusion table, for comparison (wider: it divides by TPR − FPR). */
   roganGladen: ReturnType<typeof roganGladen>;
 }
@@ -112,13 +114,21 @@ export function calibratedErrorRate(report: AuditReport, labels: GoldErrorLabels
   return { ...est, labelFree: report.labelModel.errorPrior };
 }
 
+function withLabelNoise(c: Evaluation['calibrated'], labelErrorRate: number | undefined): Evaluation['calibrated'] {
+  return labelErrorRate === undefined ? c : { ...c, labelNoise: adjustForLabelNoise(c, labelErrorRate) };
+}
+
 function score(ids: readonly string[], truth: Map<string, boolean>, flagged: (id: string) => boolean): Scored {
   const c = confusionFrom(ids.map((id) => truth.get(id)!), ids.map((id) => flagged(id)));
   return { confusion: c, metrics: detectorMetrics(c) };
 }
 
 /** `compareFlags`: another detector's flags (readErrorFlags: task id → flagged) and the file they came from. */
-export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts: { compareFlags?: { file: string; flags: Map<string, boolean> }; bootstrap?: BootstrapOptions } = {}): Evaluation {
+export function evaluateAudit(
+  report: AuditReport,
+  labels: GoldErrorLabels,
+  opts: { compareFlags?: { file: string; flags: Map<string, boolean> }; bootstrap?: BootstrapOptions; labelErrorRate?: number } = {},
+): Evaluation {
   const pos = new Map(report.flags.map((f, i) => [f.taskId, i]));
   const ids = [...labels.isError.keys()].filter((id) => pos.has(id));
   const missing = [...labels.isError.keys()].filter((id) => !pos.has(id));
@@ -154,7 +164,10 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
     e.n++;
     if (report.flags[at(id)]!.flagged) e.detected++;
   }
-  for (const e of Object.values(byErrorType)) e.recall = e.detected / e.n;
+  for (const e of Object.values(byErrorType)) {
+    e.recall = e.detected / e.n;
+    e.recallInterval = wilson(e.detected, e.n);
+  }
   const k = truth.filter(Boolean).length;
   const rankScores = {
     audit: ids.map((id) => report.flags[at(id)]!.score),
@@ -180,7 +193,7 @@ export function evaluateAudit(report: AuditReport, labels: GoldErrorLabels, opts
       majority: { audit: quality(rankScores.majorityAudit), ex: quality(rankScores.majorityEx) },
       versus: { labelModel: rankVs(rankScores.labelModel), majorityAudit: rankVs(rankScores.majorityAudit), majorityEx: rankVs(rankScores.majorityEx) },
     },
-    calibrated: calibratedErrorRate(report, labels),
+    calibrated: withLabelNoise(calibratedErrorRate(report, labels), opts.labelErrorRate),
     roganGladen: roganGladen({ n: report.n, flagged: report.flagged, tp: c.tp, fp: c.fp, fn: c.fn, tn: c.tn }),
   };
   if (opts.compareFlags) {

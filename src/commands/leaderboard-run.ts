@@ -16,7 +16,7 @@ const LEADERBOARD_GATES = { accuracy: 'accuracy over the verdicts (alias ex)', e
 
 /** `sqlboard leaderboard`'s handler (its flags: leaderboard.ts). */
 export function runLeaderboard(argv: LeaderboardArgs): void {
-  checkOutputs(argv, { inputs: { 'verdict file': argv.files, '--items': argv.items, '--flags': argv.flags, '--board': argv.board } });
+  checkOutputs(argv, { inputs: { 'verdict file': argv.files, '--items': argv.items, '--flags': argv.flags, '--gold-labels': argv.goldLabels, '--board': argv.board } });
   if (argv.board !== undefined && argv.by === undefined && argv.failUnder?.length) throw new UserError('--fail-under gates systems scored from verdict files, not a published --board');
   const gates = argv.board === undefined ? parseFailUnder(argv.failUnder, LEADERBOARD_GATES) : [];
   if (argv.flags === undefined && gates.some((g) => g.metric === 'clean')) throw new UserError('--fail-under clean=... needs --flags FILE (the clean subset is the unflagged tasks)');

@@ -19,7 +19,7 @@ export const leaderboardCommand: CommandModule<object, LeaderboardArgs> = {
         .option('fail-under', { type: 'string', array: true, describe: LEADERBOARD_FAIL_UNDER })
         .epilogue(
           'From verdicts: tasks are the union over all systems; a system without a verdict for a task counts it wrong ' +
-            '(the report names it). "Indistinguishable from #1" = exact McNemar p >= 1 - confidence. ' +
+            '(the report names it). "Not significantly below #1" = exact McNemar against #1, Holm-adjusted over the comparisons with #1, p >= 1 - confidence (not a tie). ' +
             'With --flags (or --flawed/--error-rate), g* = z*2*sqrt(e)/N uses N = the number of tasks. ' +
             'Put --csv/--md after the verdict files (or write --csv -): they take an optional FILE.\n',
         ),

@@ -60,8 +60,8 @@ export interface SystemScore {
   /** Tasks whose gold failed (they count wrong for everyone, as in the official evaluators). */
   goldErrors: number;
   byDifficulty: Record<string, DifficultyScore>;
-  /** Accuracy on the tasks whose gold is not flagged as wrong (with `--flags`). */
-  clean?: DifficultyScore;
+  /** Accuracy on the tasks whose gold is not flagged as wrong (with `--flags`), overall and by difficulty. */
+  clean?: DifficultyScore & { byDifficulty: Record<string, DifficultyScore> };
   /** Means of the continuous metrics asked for (Soft-F1, EM, VES, R-VES), by their names. */
   metrics: Partial<Record<ContinuousMetric, MeanScore>>;
   /** With EM: the official printed partial scores per component, and predictions its parser rejected. */
@@ -388,14 +388,25 @@ export function addCleanSubset(run: ExRun, flagged: Map<string, boolean>): { fla
     if (isFlagged) flaggedCount++;
     if (!flagged.has(taskId)) unknown++;
   }
-  for (const s of run.systems) s.clean = { n: 0, correct: 0, accuracy: 0 };
+  for (const s of run.systems) s.clean = { n: 0, correct: 0, accuracy: 0, byDifficulty: {} };
   const bySystem = new Map(run.systems.map((s) => [s.name, s]));
   for (const it of run.items) {
     if (byTask.get(it.taskId)) continue;
     const c = bySystem.get(it.system)!.clean!;
+    const d = (c.byDifficulty[it.difficulty ?? 'unknown'] ??= { n: 0, correct: 0, accuracy: 0 });
     c.n++;
-    if (it.correct) c.correct++;
+    d.n++;
+    if (it.correct) {
+      c.correct++;
+      d.correct++;
+    }
   }
-  for (const s of run.systems) s.clean!.accuracy = s.clean!.n > 0 ? s.clean!.correct / s.clean!.n : 0;
+  const rate = (b: DifficultyScore): void => {
+    b.accuracy = b.n > 0 ? b.correct / b.n : 0;
+  };
+  for (const s of run.systems) {
+    rate(s.clean!);
+    Object.values(s.clean!.byDifficulty).forEach(rate);
+  }
   return { flagged: flaggedCount, unknown };
 }

@@ -4,6 +4,16 @@ import type { LlmAgentSummary } from '../audit/agents.js';
 import type { Report, Section } from './model.js';
 import type { DetectorDifference } from '../stats/detector-difference.js';
 import type { RankingDifference } from '../stats/ranking.js';
+import { disagreementShare } from '../audit/review-order.js';
+
+/**
+ * The trivial baseline beside the audit's flag count: tasks that more than half of their valid agents
+ * fail (disagree with the gold), under the audit's comparison and under plain EX. It needs no audit.
+ */
+export function majorityFailCounts(report: AuditReport): { audit: number; ex: number } {
+  const count = (vs: AuditReport['verdicts']['audit']): number => vs.filter((v) => disagreementShare(v) > 0.5).length;
+  return { audit: count(report.verdicts.audit), ex: count(report.verdicts.ex) };
+}
 
 export interface AuditContext {
   questions: string;
@@ -38,6 +48,12 @@ const metricsOf = (s: Scored): Record<string, number> => ({
   randomF1: s.metrics.randomF1,
 });
 
+/** When the calibrated error rate's interval holds, said wherever it is printed. */
+export const ERROR_RATE_CONDITIONS =
+  "The error-rate interval holds only if the labelled tasks are a simple random sample of the benchmark, drawn independently of where its errors are " +
+  '(a change to the benchmark that misses the labelled tasks is seen only through the label-free score, and the estimate can miss it), and only for sampling of the labelled tasks: ' +
+  'errors in the hand labels themselves are not in it.';
+
 /** The `--json` object: {"tasks","flagged","metrics","baselines","calibrated", ...}; label parts null without --labels. */
 export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: AuditContext): Record<string, unknown> {
   return {
@@ -45,6 +61,7 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     seed: ctx.seed,
     tasks: report.n,
     flagged: report.flagged,
+    trivialBaseline: { method: 'tasks more than half of their valid agents fail (no audit)', ...majorityFailCounts(report) },
     agents: report.agents,
     labels: ctx.labelsFile ?? null,
     labelled: ev ? { n: ev.n, errors: ev.errors, missing: ev.missing.length } : null,
@@ -72,6 +89,8 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
           labelFree: ev.calibrated.labelFree,
           sampleShare: ev.calibrated.sampleShare,
           method: ev.calibrated.method,
+          labelNoise: ev.calibrated.labelNoise ?? null,
+          conditions: ERROR_RATE_CONDITIONS,
           roganGladen: { estimate: ev.roganGladen.estimate, ciLow: ev.roganGladen.ciLow, ciHigh: ev.roganGladen.ciHigh, method: ev.roganGladen.method },
         }
       : null,
@@ -83,6 +102,35 @@ export function auditJson(report: AuditReport, ev: Evaluation | undefined, ctx: 
     llmAgents: ctx.llmAgents ?? [],
     llmStopped: ctx.llmStopped ?? null,
   };
+}
+
+/** Where a paired interval of ours − theirs puts the audit: ahead, behind, or not told apart by this sample. */
+function standing(d: { estimate: number; low: number; high: number }): 'ahead' | 'behind' | 'open' {
+  return d.low > 0 ? 'ahead' : d.high < 0 ? 'behind' : 'open';
+}
+
+const f3 = (x: number): string => (Number.isFinite(x) ? (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(3) : '–');
+const ivText = (d: { estimate: number; low: number; high: number }): string => `${f3(d.estimate)} [${f3(d.low)}, ${f3(d.high)}]`;
+
+/** One sentence per verdict: where the audit is ahead of a baseline, where behind, where the sample cannot tell. */
+export function helpsWhere(diffs: readonly (readonly [string, { f1: { estimate: number; low: number; high: number }; mcc: { estimate: number; low: number; high: number } } | undefined])[]): string {
+  const ahead: string[] = [];
+  const behind: string[] = [];
+  let open = 0;
+  for (const [name, d] of diffs) {
+    if (!d) continue;
+    for (const [m, iv] of [['F1', d.f1], ['MCC', d.mcc]] as const) {
+      const s = standing(iv);
+      if (s === 'ahead') ahead.push(`${name} on ${m} (${ivText(iv)})`);
+      else if (s === 'behind') behind.push(`${name} on ${m} (${ivText(iv)})`);
+      else open++;
+    }
+  }
+  return (
+    `Where the audit helps on these labels: ${ahead.length ? `ahead of ${ahead.join('; ')}` : 'ahead of no baseline'}. ` +
+    `Where it does not: ${behind.length ? `behind ${behind.join('; ')}` : 'behind no baseline'}; ${open} other comparisons have an interval spanning 0 (this sample cannot tell). ` +
+    'Gains measured only on injected errors (npm run audit-bench) are synthetic and are not evidence here.'
+  );
 }
 
 const pc = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '–');
@@ -108,6 +156,10 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       notes: [
         `Flag-everything floor F1 ${ev.sweep.metrics.floorF1.toFixed(3)}; labels were read only here, after the audit ran.`,
         `Calibrated error rate of the benchmark (label model's posterior calibrated on the labels, cross-fitted): ${pc(ev.calibrated.estimate)} [${pc(ev.calibrated.ciLow)}, ${pc(ev.calibrated.ciHigh)}]; label-free (label model's prior) ${pc(ev.calibrated.labelFree)}, labelled sample ${pc(ev.calibrated.sampleShare)}, Rogan–Gladen on the flags ${pc(ev.roganGladen.estimate)} [${pc(ev.roganGladen.ciLow)}, ${pc(ev.roganGladen.ciHigh)}].`,
+        ERROR_RATE_CONDITIONS,
+        ev.calibrated.labelNoise
+          ? `Corrected for hand labels wrong with probability ${ev.calibrated.labelNoise.labelErrorRate} (--label-error-rate; (ê − ε)/(1 − 2ε), ε taken as known): ${pc(ev.calibrated.labelNoise.estimate)} [${pc(ev.calibrated.labelNoise.ciLow)}, ${pc(ev.calibrated.labelNoise.ciHigh)}].`
+          : 'Hand-label noise is not in this interval: give --label-error-rate R to correct for labels wrong with probability R.',
       ],
       table: {
         columns: [
@@ -140,6 +192,7 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       title: 'The audit minus each baseline, on the same labelled tasks',
       notes: [
         `${ev.versus.labelModel.f1.method}. "Audit ahead" is the share of resamples in which the audit scores higher. An interval that spans 0 means this sample cannot tell the two apart.`,
+        helpsWhere(diffs),
       ],
       table: {
         columns: [
@@ -165,7 +218,21 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
     ];
     sections.push({
       title: `Ranking of the labelled tasks (precision among the top ${r.k} = the labelled errors)`,
-      notes: ['Δ columns: the review-queue score minus each, paired bootstrap over the labelled tasks.'],
+      notes: [
+        'Δ columns: the review-queue score minus each, paired bootstrap over the labelled tasks.',
+        `Trivial baseline: the share of agents that fail the task (agents disagreeing with the gold), which needs no audit. ` +
+          [
+            ["audit's comparison", r.majority.audit, r.versus.majorityAudit],
+            ['plain EX', r.majority.ex, r.versus.majorityEx],
+          ]
+            .map(([how, q, d]) => {
+              const dd = d as RankingDifference;
+              const s = standing(dd.auc);
+              return `Against it (${how as string}): AUC ${r.audit.auc.toFixed(3)} vs ${(q as RankQuality).auc.toFixed(3)}, Δ ${ivText(dd.auc)} — the audit's ranking is ${s === 'ahead' ? 'better' : s === 'behind' ? 'worse' : 'not shown better or worse'}.`;
+            })
+            .join(' ') +
+          ` The label model's posterior: AUC ${r.labelModel.auc.toFixed(3)}.`,
+      ],
       table: {
         columns: [
           { key: 'name', header: 'Score' },
@@ -185,9 +252,9 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
             { key: 'type', header: 'Error type' },
             { key: 'n', header: 'n', format: 'integer' },
             { key: 'detected', header: 'Detected', format: 'integer' },
-            { key: 'recall', header: 'Recall', format: 'fixed' },
+            { key: 'recall', header: 'Recall [Wilson 95%]', format: 'fixed' },
           ],
-          rows: Object.entries(ev.byErrorType).map(([type, e]) => ({ type, ...e })),
+          rows: Object.entries(ev.byErrorType).map(([type, e]) => ({ type, n: e.n, detected: e.detected, recall: e.recallInterval ?? e.recall })),
         },
       });
     }
@@ -196,6 +263,10 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
     title: 'Agents',
     notes: [
       `All valid agents agree with the gold on ${((report.agentStats.allAgreeRate || 0) * 100).toFixed(1)}% of tasks.`,
+      `Beside the audit's ${report.flagged} flags, the trivial baseline that needs no audit: ${majorityFailCounts(report).audit} tasks are failed by more than half of their valid agents under the audit's comparison, ${majorityFailCounts(report).ex} under plain EX. ` +
+        (ev
+          ? 'The sections above score both on the labels.'
+          : 'Without labels neither count says how many flags are right: give --labels to score both, and read "where the audit helps" there.'),
       ...(report.agentFamilies.length > 0 ? [`Dependent agents (each family counts as one voter): ${report.agentFamilies.map((f) => f.join(' + ')).join('; ')}.`] : []),
     ],
     table: {
@@ -233,6 +304,7 @@ export function auditReport(report: AuditReport, ev: Evaluation | undefined, ctx
       tasks: report.n,
       agents: report.agents.length,
       flagged: report.flagged,
+      'trivial baseline (majority of agents fail)': `${majorityFailCounts(report).audit} (audit's comparison) / ${majorityFailCounts(report).ex} (plain EX)`,
       'decision plane': cfg,
       seed: ctx.seed,
       'CPU pass': `${(report.ms / 1000).toFixed(2)} s`,

@@ -7,7 +7,7 @@ export function roseImportReport(s: RoseImportSummary): Report {
   const rows = [
     { what: 'Items', value: s.n, format: 'integer' },
     { what: 'Judged correct', value: s.correct, format: 'integer' },
-    { what: 'Accuracy', value: s.accuracy, format: 'percent' },
+    { what: "Accuracy of the predictions, as judged (ROSE's verdicts)", value: s.accuracy, format: 'percent' },
     ...(s.ex ? [{ what: `EX (${s.ex.n} items)`, value: s.ex.accuracy, format: 'percent' }] : []),
     ...(s.goldX !== null ? [{ what: 'GoldX (Refuter: gold wrong)', value: s.goldX, format: 'integer' }] : []),
     ...(s.ambQ !== null ? [{ what: 'AmbQ (Refuter: question ambiguous)', value: s.ambQ, format: 'integer' }] : []),

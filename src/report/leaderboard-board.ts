@@ -8,6 +8,19 @@ import type { MatrixCell, Report, Section } from './model.js';
 export interface BoardContext {
   file: string;
   board: BoardFile;
+  /** The split N and e were measured on (--noise-split). */
+  noiseSplit: 'dev' | 'test';
+}
+
+/** Which split g* comes from, what it bounds, and what applying it to the other split assumes. */
+function provenanceNote(a: BoardAnalysis, split: 'dev' | 'test'): string {
+  const g = a.gap;
+  const other = split === 'dev' ? 'test' : 'dev';
+  return (
+    `g* comes from the ${split} split (N = ${g.n}, e = ${Number(g.flawed.toFixed(1))}, as given; --noise-split names the split). ` +
+    `It bounds how far worst-case wrong gold alone could move a gap on that split — annotation noise only, not sampling. ` +
+    `On ${other} gaps it holds only if the ${other} split has about the same size and error rate, which the board does not show.`
+  );
 }
 
 /** The `--json` object of `leaderboard --board`: fractions throughout. */
@@ -15,6 +28,7 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
   return {
     mode: 'board',
     file: ctx.file,
+    noiseSplit: ctx.noiseSplit,
     n: a.gap.n,
     flawed: a.gap.flawed,
     errorRate: a.gap.errorRate,
@@ -25,8 +39,9 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
     tauB: a.tauB,
     expectedTau: a.expectedTau,
     top: a.systems[0]?.name ?? null,
-    indistinguishableFromTop: a.indistinguishableFromTop,
+    withinNoiseBoundOfTop: a.withinNoiseBoundOfTop,
     exceedingPairs: a.exceedingPairs,
+    dev: a.dev,
     totalPairs: a.pairs.length,
     available: a.available,
     analysed: a.analysed,
@@ -39,7 +54,6 @@ export function boardJson(a: BoardAnalysis, ctx: BoardContext): Record<string, u
       testInterval: a.systems[0]?.testInterval.method ?? null,
       tauB: 'Kendall tau-b between dev and test scores of the analysed systems',
       expectedTau: 'SALUS: mean over pairs of 2*Phi(|dev gap|/sigma_gap) - 1',
-      outperformProbability: 'Phi(gap / sigma_gap)',
     },
   };
 }
@@ -72,11 +86,18 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
       `Noise threshold: σ_gap = 2√e/N = ${pts(g.sigmaGap)} points, g* = z·σ_gap = ${pts(g.threshold)} points ` +
         `(one-sided ${confidencePercent(g.confidence)}%, z = ${g.z.toFixed(3)}; N = ${g.n}, e = ${Number(g.flawed.toFixed(1))} flawed tasks, ${formatPercent(g.errorRate)}).`,
       top
-        ? `${a.indistinguishableFromTop.length} of the ${a.analysed - 1} systems below ${top.name} are within g* of it and cannot be told apart from rank 1; ` +
-          `${a.exceedingPairs} of ${a.pairs.length} pairs differ by more than g*.`
+        ? `${a.withinNoiseBoundOfTop.length} of the ${a.analysed - 1} systems below ${top.name} are within the noise bound g* of it on test; ` +
+          `${a.exceedingPairs} of ${a.pairs.length} pairs differ by more than g*. Within the bound means worst-case wrong gold alone could make the gap; it is not a tie, ` +
+          'and the bound says nothing about sampling. A board gives no per-item results, so every pair gets the same worst case (only tasks the two systems do not both get right could move a gap).'
         : 'No systems to rank.',
-      `Bars: Wilson ${confidencePercent(g.confidence)}% intervals as if each test score were measured on N = ${g.n} tasks (the board publishes no counts).`,
-    ],
+      provenanceNote(a, ctx.noiseSplit),
+      a.dev.top !== null
+        ? `On dev gaps (${ctx.noiseSplit === 'dev' ? "where g* was measured; SALUS's own comparison" : 'g* carried over from test'}): ` +
+          `${a.dev.withinNoiseBoundOfTop.length} of the ${a.analysed - 1} systems below the dev leader ${a.dev.top} are within g* of it on dev; ` +
+          `${a.dev.exceedingPairs} of ${a.pairs.length} pairs' dev gaps exceed g*.`
+        : '',
+      `Bars: Wilson ${confidencePercent(g.confidence)}% intervals as if each test score were measured on N = ${g.n} tasks (the ${ctx.noiseSplit} size given; the board publishes no counts).`,
+    ].filter(Boolean),
     plots: [
       {
         kind: 'interval',
@@ -85,10 +106,11 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         percent: true,
         points: a.systems.map((s) => ({
           label: s.name,
+          rank: s.rank,
           value: s.test,
           low: s.testInterval.low,
           high: s.testInterval.high,
-          detail: `dev ${formatPercent(s.dev, 2)}; P(#1 better) ${s.topOutperformProbability.toFixed(2)}`,
+          detail: `dev ${formatPercent(s.dev, 2)}`,
           secondary: s.dev,
         })),
         valueLabel: `test EX (bar: ${confidencePercent(g.confidence)}% Wilson interval at N)`,
@@ -104,8 +126,8 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         { key: 'dev', header: 'Dev EX', format: 'percent', digits: 2 },
         { key: 'devRank', header: 'Dev rank', format: 'integer', optional: true },
         { key: 'gapToTop', header: 'Gap to #1 (pts)', format: 'points', digits: 2 },
-        { key: 'p', header: 'P(#1 better)', format: 'fixed', digits: 3 },
-        { key: 'within', header: 'Within g* of #1', short: 'In g*' },
+        { key: 'within', header: 'Within g* of #1 (test)', short: 'In g*' },
+        { key: 'devWithin', header: 'Within g* of dev #1 (dev)', short: 'In g* dev', optional: true },
       ],
       rows: a.systems.map((s, i) => ({
         rank: s.rank,
@@ -114,8 +136,8 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         dev: s.dev,
         devRank: s.devRank,
         gapToTop: i === 0 ? null : -s.gapToTop,
-        p: i === 0 ? null : s.topOutperformProbability,
         within: i === 0 ? '(rank 1)' : s.withinThresholdOfTop,
+        devWithin: s.name === a.dev.top ? '(dev #1)' : a.dev.withinNoiseBoundOfTop.includes(s.name),
       })),
     },
   };
@@ -132,12 +154,13 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
   const pairs: Section = {
     title: 'Pairwise test gaps',
     detail: true,
-    notes: [`A pair is separable when its test gap exceeds g* = ${pts(g.threshold)} points; P(A better) = Φ(gap/σ_gap).`],
+    notes: [`A pair's test gap exceeds the noise bound when it is larger than g* = ${pts(g.threshold)} points: worst-case annotation noise alone could not make it. That is a bound, not a test (a published board has no per-item results to test with), and no probability that A is better is given: Φ(gap/σ_gap) is not one.`],
     plots: [
       {
         kind: 'matrix',
         title: 'Test gap, row − column (points); saturated = gap exceeds g*',
         labels: a.systems.map((s) => s.name),
+        ranks: a.systems.map((s) => s.rank),
         cells: gapMatrix(a),
         legend: `Cells show the gap in points; columns are numbered by rank. g* = ${pts(g.threshold)} points.`,
       },
@@ -148,9 +171,8 @@ export function boardReport(a: BoardAnalysis, ctx: BoardContext): Report {
         { key: 'b', header: 'B' },
         { key: 'gap', header: 'Gap (pts)', format: 'points', digits: 2 },
         { key: 'exceeds', header: 'Exceeds g*' },
-        { key: 'p', header: 'P(A better)', format: 'fixed', digits: 3 },
       ],
-      rows: a.pairs.map((p) => ({ a: `${p.rankA}. ${p.a}`, b: `${p.rankB}. ${p.b}`, gap: p.gap, exceeds: p.exceedsThreshold, p: p.outperformProbability })),
+      rows: a.pairs.map((p) => ({ a: `${p.rankA}. ${p.a}`, b: `${p.rankB}. ${p.b}`, gap: p.gap, exceeds: p.exceedsThreshold })),
     },
   };
   const sections = [systems, agreement, pairs];

@@ -84,14 +84,16 @@ export interface IntervalPoint {
   high?: number;
   /** Extra tooltip text. */
   detail?: string;
+  /** The rank printed before the label (default: the row's position); the tables' competition rank, so ties read "7, 7, 9" in both. */
+  rank?: number;
   /** A second value drawn as a hollow diamond (e.g. dev score, clean-subset accuracy); see IntervalPlot.secondaryLabel. */
   secondary?: number;
 }
 
 /**
  * Accuracy-by-rank plot: one row per item, a dot (`circle.mark[data-label]`) with its CI bar,
- * and an optional shaded band (e.g. the g* band `[top − g*, top]`: points inside it cannot be
- * told apart from rank 1).
+ * and an optional shaded band (e.g. the g* band `[top − g*, top]`: points inside it are
+ * within the noise bound of rank 1).
  */
 export interface IntervalPlot {
   kind: 'interval';
@@ -125,6 +127,8 @@ export interface MatrixPlot {
   kind: 'matrix';
   title?: string;
   labels: string[];
+  /** The rank printed for each row and column (default: the position); the tables' competition ranks. */
+  ranks?: number[];
   /** cells[row][col]; null = no value (the diagonal). */
   cells: (MatrixCell | null)[][];
   /** One line explaining the colours. */

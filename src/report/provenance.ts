@@ -34,7 +34,7 @@ export interface Provenance {
 }
 
 /** The version of the `--json` objects' shape; bumped when a field changes meaning or goes away. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * `FILE.meta.json`: the provenance beside a file that has no place for it, CSV (a comment line would

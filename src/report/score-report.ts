@@ -1,6 +1,7 @@
-import type { ExRun } from '../execution/ex-run.js';
+import { competitionRanks } from '../stats/board-gaps.js';
+import type { ExRun, SystemScore } from '../execution/ex-run.js';
 import { wilson, type Interval } from '../stats/intervals.js';
-import type { Column, Report } from './model.js';
+import type { Column, Report, Section } from './model.js';
 import { metricCells, metricColumns, metricsByDifficultySection, runMetrics, systemMetricsJson } from './score-metrics.js';
 
 /** `sqlboard score`'s JSON object and report. */
@@ -61,8 +62,10 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
     { key: 'timeouts', header: 'Timeouts', short: 'T/O', format: 'integer' },
     { key: 'missing', header: 'Missing', short: 'Miss.', format: 'integer' },
   ];
+  // Equal accuracies share the best rank ("7, 7, 9"), in the table and the plot alike, as leaderboard ranks them.
+  const ranks = competitionRanks(ranked.map((s) => s.accuracy));
   const rows = ranked.map((s, i) => ({
-    rank: i + 1,
+    rank: ranks[i]!,
     system: s.name,
     ex: s.ci,
     correct: s.correct,
@@ -92,8 +95,9 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
             percent: true,
             valueLabel: 'EX (bar: 95% Wilson interval)',
             ...(flags ? { secondaryLabel: 'EX on the clean subset' } : {}),
-            points: ranked.map((s) => ({
+            points: ranked.map((s, i) => ({
               label: s.name,
+              rank: ranks[i]!,
               value: s.accuracy,
               low: s.ci.low,
               high: s.ci.high,
@@ -125,6 +129,30 @@ export function scoreReport(run: ExRun, questions: string, flags: FlagInfo | und
         ],
       },
       ...(byMetric ? [byMetric] : []),
+      ...(flags ? [cleanByDifficultySection(run, ranked)] : []),
     ],
+  };
+}
+
+/** Clean-subset EX per difficulty level, Wilson intervals: where the flags change the picture (SALUS reports it by level). */
+function cleanByDifficultySection(run: ExRun, ranked: readonly SystemScore[]): Section {
+  const first = ranked[0]?.clean?.byDifficulty ?? {};
+  return {
+    title: 'Clean-subset EX by difficulty',
+    detail: true,
+    notes: [
+      `Unflagged tasks per level: ${run.difficultyLevels.map((l) => `${l} ${first[l]?.n ?? 0}`).join(', ')}. Wilson 95% intervals. ` +
+        'The same circularity holds as for the clean column: flags from an audit whose agents are these systems leave the tasks they agree on.',
+    ],
+    table: {
+      columns: [{ key: 'system', header: 'System' }, ...run.difficultyLevels.map((l): Column => ({ key: `d_${l}`, header: l, format: 'percent' }))],
+      rows: ranked.map((s) => ({
+        system: s.name,
+        ...Object.fromEntries(run.difficultyLevels.map((l) => {
+          const b = s.clean?.byDifficulty[l];
+          return [`d_${l}`, b && b.n > 0 ? wilson(b.correct, b.n) : null];
+        })),
+      })),
+    },
   };
 }

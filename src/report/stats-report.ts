@@ -56,7 +56,9 @@ export function gapOutput(r: GapResult): StatsOutput {
     frac('threshold g*', r.threshold, 'z*sigma_gap'),
   ];
   const notes = [
-    `Two systems whose accuracies differ by less than g* = ${formatPoints(r.threshold, 2, false)} points cannot be told apart at ${confidencePercent(r.confidence)}%.`,
+    `A gap of less than g* = ${formatPoints(r.threshold, 2, false)} points between two systems is within the noise bound: ${Number(r.flawed.toFixed(1))} wrong golds could, in the worst case, make it (one-sided ${confidencePercent(r.confidence)}%). ` +
+      'It bounds annotation noise only, not sampling, and is not a test: within the bound is not a tie, beyond it is not proof of a better system. ' +
+      'With per-item results only wrong golds the two systems do not both get right can move their gap: `leaderboard` with verdict files computes each pair\'s own bound.',
   ];
   return { report: report('Gap threshold under annotation noise', { method: r.method }, rows, notes), json: r };
 }

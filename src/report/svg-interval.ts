@@ -23,13 +23,13 @@ function shorten(label: string): string {
 /**
  * A forest plot: one row per point (rank order, top to bottom), the estimate as a dot with its
  * CI bar, and the optional band shaded behind. Dots inside the band are drawn in the band's
- * colour so "cannot be told apart from #1" reads at a glance. Every dot is
+ * colour so "within the noise bound of #1" reads at a glance. Every dot is
  * `<circle class="mark" data-label="…">` (the browser test counts them).
  */
 export function renderIntervalPlot(plot: IntervalPlot): string {
   const fmt = (v: number): string => (plot.percent ? formatPercent(v) : String(Number(v.toPrecision(4))));
   const tickFmt = (v: number): string => (plot.percent ? `${Number((v * 100).toFixed(2))}%` : String(v));
-  const labels = plot.points.map((p, i) => `${i + 1}. ${shorten(p.label)}`);
+  const labels = plot.points.map((p, i) => `${p.rank ?? i + 1}. ${shorten(p.label)}`);
   const labelW = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
   const hasSecondary = plot.points.some((p) => p.secondary !== undefined && Number.isFinite(p.secondary));
   const legend = [plot.valueLabel ? 'value' : '', hasSecondary ? 'secondary' : '', plot.band ? 'band' : ''].filter(Boolean);

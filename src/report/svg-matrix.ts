@@ -21,7 +21,8 @@ function fill(value: number, strong: boolean): string {
 export function renderMatrixPlot(plot: MatrixPlot): string {
   const n = plot.labels.length;
   const cell = Math.max(14, Math.min(36, Math.floor(740 / Math.max(1, n))));
-  const labels = plot.labels.map((l, i) => `${i + 1}. ${l.length > MAX_LABEL_CHARS ? `${l.slice(0, MAX_LABEL_CHARS - 1)}…` : l}`);
+  const rankOf = (i: number): number => plot.ranks?.[i] ?? i + 1;
+  const labels = plot.labels.map((l, i) => `${rankOf(i)}. ${l.length > MAX_LABEL_CHARS ? `${l.slice(0, MAX_LABEL_CHARS - 1)}…` : l}`);
   const left = Math.ceil(Math.max(90, ...labels.map((l) => l.length * CHAR_W))) + 12;
   const top = 28;
   const legendH = 52;
@@ -32,7 +33,7 @@ export function renderMatrixPlot(plot: MatrixPlot): string {
     `<svg xmlns="http://www.w3.org/2000/svg" class="plot matrix-plot" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(plot.title ?? 'matrix')}">`,
   ];
   for (let j = 0; j < n; j++) {
-    parts.push(`<text class="col-label" x="${left + j * cell + cell / 2}" y="${top - 8}" text-anchor="middle">${j + 1}</text>`);
+    parts.push(`<text class="col-label" x="${left + j * cell + cell / 2}" y="${top - 8}" text-anchor="middle">${rankOf(j)}</text>`);
   }
   for (let i = 0; i < n; i++) {
     const y = top + i * cell;

@@ -1,6 +1,7 @@
 import type { ValidateResult } from '../validate/validate.js';
 import type { MetricBlock, MetricName } from '../validate/metrics.js';
 import type { Cell, IntervalPoint, Report, Section } from './model.js';
+import { percentileBootstrapCaution } from '../stats/bootstrap-caution.js';
 
 /** The human-readable view of `validate` (terminal/Markdown/CSV/HTML); `--json` prints the result itself. */
 
@@ -28,14 +29,30 @@ function blockRows(name: string, subsets: Record<string, MetricBlock>, extra: Re
 const METRIC_COLUMNS = [
   { key: 'n', header: 'n', format: 'integer' as const },
   { key: 'coverage', header: 'Coverage', short: 'Cov.', format: 'percent' as const },
-  { key: 'kappa', header: 'κ', format: 'percent' as const },
+  { key: 'kappa', header: 'κ', format: 'fixed' as const, digits: 3 },
   { key: 'accuracy', header: 'Accuracy', short: 'Acc.', format: 'percent' as const },
-  { key: 'mcc', header: 'MCC', format: 'percent' as const },
+  { key: 'mcc', header: 'MCC', format: 'fixed' as const, digits: 3 },
   { key: 'f1', header: 'F1', format: 'percent' as const },
   { key: 'precision', header: 'Precision', short: 'Prec.', format: 'percent' as const },
   { key: 'recall', header: 'Recall', short: 'Rec.', format: 'percent' as const },
   { key: 'overFlag', header: 'Over-flag', short: 'Over', format: 'percent' as const, optional: true },
 ];
+
+/** Judge × subset rows whose κ interval is in the percentile bootstrap's under-covering zone, as one warning. */
+function cautions(r: ValidateResult): string[] {
+  const hits = r.judges.flatMap((j) =>
+    Object.entries(j.subsets).flatMap(([subset, b]) => {
+      if (b.n === 0) return [];
+      const why = percentileBootstrapCaution(b.n, b.kappa);
+      return why ? [`${j.name}/${subset} (${why})`] : [];
+    }),
+  );
+  if (hits.length === 0) return [];
+  return [
+    `Warning: the percentile bootstrap covers less than its nominal level at small n and near the ceiling; these κ intervals (and that row's others) are likely too narrow: ${hits.join('; ')}. ` +
+      'Read them as optimistic, or label more items.',
+  ];
+}
 
 export function validateReport(r: ValidateResult): Report {
   const sections: Section[] = [];
@@ -46,10 +63,11 @@ export function validateReport(r: ValidateResult): Report {
     title: 'Judges against the human labels',
     notes: [
       'Positive class: the prediction is correct. Over-flag = human-correct items the judge rejects (1 − recall).',
-      `Intervals: percentile bootstrap over items, ${r.iterations} resamples, seed ${r.seed}. Metrics are over the items a judge covers.`,
+      `Intervals: percentile bootstrap over items, ${r.iterations} resamples, seed ${r.seed}. Metrics are over the items a judge covers. κ and MCC are coefficients in [−1, 1], not percentages.`,
+      ...cautions(r),
     ],
     table: { columns: [{ key: 'judge', header: 'Judge' }, { key: 'subset', header: 'Subset' }, ...METRIC_COLUMNS], rows: r.judges.flatMap((j) => blockRows(j.name, j.subsets)) },
-    plots: kappaPoints.length > 0 ? [{ kind: 'interval', title: "Cohen's κ with humans (all items)", axisLabel: 'κ', percent: true, points: kappaPoints }] : [],
+    plots: kappaPoints.length > 0 ? [{ kind: 'interval', title: "Cohen's κ with humans (all items)", axisLabel: 'κ', percent: false, points: kappaPoints }] : [],
   });
 
   for (const rep of r.repeats) {
@@ -60,10 +78,10 @@ export function validateReport(r: ValidateResult): Report {
         columns: [
           { key: 'subset', header: 'Subset' },
           { key: 'n', header: 'n', format: 'integer' },
-          { key: 'kMin', header: 'κ min', format: 'percent' },
-          { key: 'kMax', header: 'κ max', format: 'percent' },
-          { key: 'kRange', header: 'κ range', format: 'points' },
-          { key: 'kSd', header: 'κ SD', format: 'points' },
+          { key: 'kMin', header: 'κ min', format: 'fixed', digits: 3 },
+          { key: 'kMax', header: 'κ max', format: 'fixed', digits: 3 },
+          { key: 'kRange', header: 'κ range', format: 'fixed', digits: 3 },
+          { key: 'kSd', header: 'κ SD', format: 'fixed', digits: 3 },
           { key: 'aMin', header: 'Acc min', format: 'percent' },
           { key: 'aMax', header: 'Acc max', format: 'percent' },
           { key: 'unstable', header: 'Unstable items', short: 'Unst. items', format: 'integer' },
@@ -89,7 +107,8 @@ export function validateReport(r: ValidateResult): Report {
     sections.push({
       title: 'Between judges',
       notes: [
-        'Δκ = κ(A) − κ(B) against the humans on the items both cover, paired bootstrap CI; McNemar exact on correctness (b: only A right, c: only B right).',
+        'Δκ = κ(A) − κ(B) against the humans on the items both cover, paired bootstrap CI (a coefficient difference); McNemar exact on correctness (b: only A right, c: only B right).',
+        `Holm: the McNemar p and the Δκ bootstrap p (2·min(share of resamples with Δκ ≥ 0, with Δκ ≤ 0)) are each Holm-adjusted over all ${r.pairs.reduce((k, p) => k + Object.keys(p.subsets).length, 0)} judge pairs × subsets in this table; read "differ" from the Holm columns. The CI is not adjusted.`,
         'n for Δκ 0.10: items needed to detect a κ difference of 0.10 at α 0.05 (two-sided) with power 0.8, from the measured paired SE.',
       ],
       table: {
@@ -98,12 +117,14 @@ export function validateReport(r: ValidateResult): Report {
           { key: 'b', header: 'B' },
           { key: 'subset', header: 'Subset' },
           { key: 'n', header: 'n', format: 'integer' },
-          { key: 'diff', header: 'Δκ', format: 'points' },
-          { key: 'pA', header: 'P(κA>κB)', format: 'percent' },
+          { key: 'diff', header: 'Δκ', format: 'fixed', digits: 3 },
+          { key: 'pA', header: 'Resamples κA>κB', short: 'κA>κB', format: 'percent' },
+          { key: 'kp', header: 'Δκ p (Holm)', short: 'Δκ Holm p', format: 'pvalue' },
           { key: 'mb', header: 'b', format: 'integer' },
           { key: 'mc', header: 'c', format: 'integer' },
           { key: 'p', header: 'McNemar p', format: 'pvalue' },
-          { key: 'inter', header: 'κ(A,B)', format: 'percent', optional: true },
+          { key: 'pHolm', header: 'McNemar p (Holm)', short: 'Holm p', format: 'pvalue' },
+          { key: 'inter', header: 'κ(A,B)', format: 'fixed', digits: 3, optional: true },
           { key: 'need', header: 'n for Δκ 0.10', format: 'integer', optional: true },
         ],
         rows: r.pairs.flatMap((p) =>
@@ -114,9 +135,11 @@ export function validateReport(r: ValidateResult): Report {
             n: c.n,
             diff: Number.isFinite(c.kappaDiff) ? { estimate: c.kappaDiff, low: c.kappaDiffCi[0], high: c.kappaDiffCi[1] } : null,
             pA: c.pAGreater,
+            kp: c.kappaDiffPHolm,
             mb: c.mcnemar.b,
             mc: c.mcnemar.c,
             p: c.mcnemar.pValue,
+            pHolm: c.mcnemar.pHolm,
             inter: c.interJudgeKappa,
             need: c.sampleSizeDelta010,
           })),
@@ -135,15 +158,15 @@ export function validateReport(r: ValidateResult): Report {
         tagged: d.humanTagged,
         flagged: d.judgeFlagged,
         agreed: d.agreed,
-        precision: d.precision,
-        recall: d.recall,
+        precision: d.precisionInterval,
+        recall: d.recallInterval,
       })),
     ),
   );
   if (diagRows.length > 0) {
     sections.push({
       title: 'Diagnostics against human tags',
-      notes: ['On items that carry human tags (ROSE-VEC-BIRD annotators\' reasons) and a verdict of the judge.'],
+      notes: ["On items that carry human tags (ROSE-VEC-BIRD annotators' reasons) and a verdict of the judge. Precision = both / judge flagged, recall = both / human tagged, with Wilson 95% intervals."],
       table: {
         columns: [
           { key: 'judge', header: 'Judge' },
@@ -211,17 +234,17 @@ export function validateReport(r: ValidateResult): Report {
   if (r.baseline) {
     sections.push({
       title: `Upgrade rule against ${r.baseline.name}`,
-      notes: ['A candidate beats the baseline when it is better on all four of κ, accuracy, MCC and F1 (ROSE\'s rule); P = share of paired bootstrap resamples where it is.'],
+      notes: ['A candidate beats the baseline when it is better on all four of κ, accuracy, MCC and F1 (ROSE\'s rule) on these items; "resamples beating on all" = the share of paired bootstrap resamples where it is (a resampling frequency, not the probability that it is better). Δκ and ΔMCC are coefficient differences.'],
       table: {
         columns: [
           { key: 'candidate', header: 'Candidate' },
           { key: 'n', header: 'n', format: 'integer' },
-          { key: 'kappa', header: 'Δκ', format: 'points' },
-          { key: 'accuracy', header: 'ΔAccuracy', format: 'points' },
-          { key: 'mcc', header: 'ΔMCC', format: 'points' },
-          { key: 'f1', header: 'ΔF1', format: 'points' },
+          { key: 'kappa', header: 'Δκ', format: 'fixed', digits: 3 },
+          { key: 'accuracy', header: 'ΔAccuracy (pts)', format: 'points' },
+          { key: 'mcc', header: 'ΔMCC', format: 'fixed', digits: 3 },
+          { key: 'f1', header: 'ΔF1 (pts)', format: 'points' },
           { key: 'beats', header: 'Beats on all four' },
-          { key: 'p', header: 'P(beats all)', format: 'percent' },
+          { key: 'p', header: 'Resamples beating on all', short: 'Resamples', format: 'percent' },
         ],
         rows: r.baseline.candidates.map((c) => ({ candidate: c.candidate, n: c.n, ...c.deltas, beats: c.beatsAll ? 'yes' : 'no', p: c.probability })),
       },

@@ -1,4 +1,4 @@
-import { gapThreshold, expectedKendallTau, outperformanceProbability, type GapResult } from './gap.js';
+import { gapThreshold, expectedKendallTau, type GapResult } from './gap.js';
 import { wilson, type Interval } from './intervals.js';
 import { kendallTauB } from './kendall.js';
 
@@ -36,8 +36,6 @@ export interface BoardSystem {
   testInterval: Interval;
   /** test(rank 1) − test(this). */
   gapToTop: number;
-  /** Φ(gapToTop/σ_gap): probability that rank 1 truly beats this system. */
-  topOutperformProbability: number;
   withinThresholdOfTop: boolean;
 }
 
@@ -50,8 +48,6 @@ export interface BoardPair {
   gap: number;
   /** gap > g*: the order survives annotation noise at the chosen confidence. */
   exceedsThreshold: boolean;
-  /** Φ(gap/σ_gap). */
-  outperformProbability: number;
 }
 
 export interface BoardAnalysis {
@@ -59,13 +55,18 @@ export interface BoardAnalysis {
   gap: GapResult;
   systems: BoardSystem[];
   pairs: BoardPair[];
-  /** Names of the systems below rank 1 whose test gap to it is ≤ g*. */
-  indistinguishableFromTop: string[];
+  /** Names of the systems below rank 1 whose test gap to it is ≤ g* (within the noise bound; not a tie). */
+  withinNoiseBoundOfTop: string[];
   exceedingPairs: number;
   /** Observed Kendall tau-b between the dev and test scores of the analysed systems. */
   tauB: number;
   /** SALUS's expected tau under annotation noise, from the dev gaps and σ_gap. */
   expectedTau: number;
+  /**
+   * The same bound on dev gaps, where N and e were measured (SALUS's own comparison): the analysed systems'
+   * dev leader, who is within g* of it on dev, and how many pairs' dev gaps exceed g*.
+   */
+  dev: { top: string | null; withinNoiseBoundOfTop: string[]; exceedingPairs: number };
   /** Entries available and analysed (top-K of them). */
   available: number;
   analysed: number;
@@ -77,8 +78,8 @@ export function competitionRanks(scores: readonly number[]): number[] {
 }
 
 /**
- * Which gaps on a published leaderboard exceed SALUS's noise threshold g*, which systems cannot
- * be told apart from rank 1, and how well the dev ranking predicts the test ranking (observed
+ * Which gaps on a published leaderboard exceed SALUS's noise bound g*, which systems are within it
+ * of rank 1, and how well the dev ranking predicts the test ranking (observed
  * tau-b) compared with what annotation noise alone allows (expected tau).
  * Systems are ordered by test, then dev, then input order (stable).
  */
@@ -108,7 +109,6 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
       devRank: devRanks[i]!,
       testInterval: { ...wilson(k, input.n, confidence), estimate: e.test },
       gapToTop,
-      topOutperformProbability: outperformanceProbability(gapToTop, gap.sigmaGap),
       // Epsilon for floating point: a difference of two decimals can land a hair above a g* it equals.
       withinThresholdOfTop: gapToTop <= gap.threshold + 1e-12,
     };
@@ -126,15 +126,23 @@ export function analyseBoard(input: BoardAnalysisInput): BoardAnalysis {
         rankB: b.rank,
         gap: g,
         exceedsThreshold: g > gap.threshold + 1e-12,
-        outperformProbability: outperformanceProbability(g, gap.sigmaGap),
       });
     }
   }
+  const byDev = [...sorted].sort((x, y) => y.dev - x.dev);
+  const devBest = byDev[0]?.dev ?? NaN;
+  let devExceeding = 0;
+  for (let i = 0; i < sorted.length; i++) for (let j = i + 1; j < sorted.length; j++) if (Math.abs(sorted[i]!.dev - sorted[j]!.dev) > gap.threshold + 1e-12) devExceeding++;
   return {
     gap,
+    dev: {
+      top: byDev[0]?.name ?? null,
+      withinNoiseBoundOfTop: byDev.slice(1).filter((e) => devBest - e.dev <= gap.threshold + 1e-12).map((e) => e.name),
+      exceedingPairs: devExceeding,
+    },
     systems,
     pairs,
-    indistinguishableFromTop: systems.slice(1).filter((s) => s.withinThresholdOfTop).map((s) => s.name),
+    withinNoiseBoundOfTop: systems.slice(1).filter((s) => s.withinThresholdOfTop).map((s) => s.name),
     exceedingPairs: pairs.filter((p) => p.exceedsThreshold).length,
     tauB: kendallTauB(sorted.map((e) => e.dev), sorted.map((e) => e.test)),
     expectedTau: expectedKendallTau(sorted.map((e) => e.dev), gap.sigmaGap),

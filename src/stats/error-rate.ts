@@ -169,3 +169,24 @@ function variance(xs: readonly number[]): number {
   for (const x of xs) s += (x - m) ** 2;
   return xs.length > 1 ? s / (xs.length - 1) : NaN;
 }
+
+export interface LabelNoiseAdjusted {
+  estimate: number;
+  ciLow: number;
+  ciHigh: number;
+  /** The hand labels' error rate ε assumed (each label flipped with probability ε, either way). */
+  labelErrorRate: number;
+}
+
+/**
+ * The error rate corrected for noisy hand labels: if each label is flipped with probability ε
+ * (independently of the task), a labelled share estimates ε + θ(1 − 2ε), so θ = (ê − ε)/(1 − 2ε),
+ * and the interval's ends map the same way (the map is increasing for ε < ½); the interval widens
+ * by 1/(1 − 2ε). ε is taken as known: its own uncertainty is not in the interval.
+ */
+export function adjustForLabelNoise(est: { estimate: number; ciLow: number; ciHigh: number }, labelErrorRate: number): LabelNoiseAdjusted {
+  const e = labelErrorRate;
+  if (!(e >= 0 && e < 0.5)) throw new RangeError(`the label error rate must be in [0, 0.5) (got ${e})`);
+  const f = (v: number): number => clip01((v - e) / (1 - 2 * e));
+  return { estimate: f(est.estimate), ciLow: f(est.ciLow), ciHigh: f(est.ciHigh), labelErrorRate: e };
+}

@@ -26,9 +26,9 @@ export interface GapResult {
 /**
  * SALUS's bound on how far annotation noise alone can move the accuracy gap between two
  * systems: each of e flawed tasks can shift either system's score by 1/N, so the gap's
- * noise has σ_gap = 2√e/N; a gap below g* = z·σ_gap (one-sided z) is indistinguishable
- * from noise. Invalid input (both or neither of flawed/errorRate, out-of-range values)
- * throws RangeError; N = 0 gives NaN.
+ * noise has σ_gap = 2√e/N; a gap below g* = z·σ_gap (one-sided z) is within the noise bound:
+ * worst-case wrong gold alone could make it (a bound on annotation noise, not a test). Invalid
+ * input (both or neither of flawed/errorRate, out-of-range values) throws RangeError; N = 0 gives NaN.
  */
 export function gapThreshold(input: GapInput): GapResult {
   const { n, flawed, errorRate } = input;
@@ -55,8 +55,11 @@ export function gapThreshold(input: GapInput): GapResult {
 }
 
 /**
- * P(the system ahead by `gap` is truly better) = Φ(gap/σ_gap). σ = 0 (no noise): 1 for a
- * positive gap, 0 for a negative one, ½ for a tie.
+ * Φ(gap/σ_gap): under SALUS's noise model (the gap's annotation noise ~ Normal(0, σ_gap)), the chance
+ * that noise leaves a true gap of this size with its sign. It is not the probability that the system
+ * ahead is truly better (that would need a prior over true gaps, and sampling is not in it), so no
+ * output prints it; it serves the expected Kendall tau only. σ = 0: 1 for a positive gap, 0 for a
+ * negative one, ½ for a tie.
  */
 export function outperformanceProbability(gap: number, sigmaGap: number): number {
   if (Number.isNaN(gap) || Number.isNaN(sigmaGap) || sigmaGap < 0) return NaN;
@@ -83,4 +86,45 @@ export function expectedKendallTau(scores: readonly number[], sigmaGap: number):
     }
   }
   return sum / ((k * (k - 1)) / 2);
+}
+
+export interface PairNoiseInput {
+  /** Benchmark size N. */
+  n: number;
+  /** Wrong-gold tasks on which exactly one of the two systems is right: each can move the gap by up to 2/N. */
+  discordant: number;
+  /** Wrong-gold tasks both systems get wrong: each can move the gap by up to 1/N (their answers may differ). */
+  bothWrong: number;
+  confidence?: number;
+}
+
+export interface PairNoiseBound {
+  discordant: number;
+  bothWrong: number;
+  sigma: number;
+  threshold: number;
+}
+
+/**
+ * SALUS's noise bound for one pair of systems with per-item results. SALUS lets each of e wrong golds move
+ * the gap by ±2/N (σ_gap = 2√e/N). Per item only some can: a wrong gold both systems match moves neither
+ * (fixing it treats them alike), one exactly one matches moves the gap by up to 2/N, one both miss by up
+ * to 1/N. With the same normal form, σ = √(4·discordant + bothWrong)/N and the bound z·σ; when every wrong
+ * gold is discordant it is SALUS's g*.
+ */
+export function pairNoiseBound(input: PairNoiseInput): PairNoiseBound {
+  const { n, discordant, bothWrong } = input;
+  const z = normalQuantile(input.confidence ?? 0.95);
+  const sigma = n === 0 ? NaN : Math.sqrt(4 * discordant + bothWrong) / n;
+  return { discordant, bothWrong, sigma, threshold: z * sigma };
+}
+
+/**
+ * The same bound when only the count e of wrong golds is known, not which tasks: worst case, they fall
+ * first on the pair's discordant tasks (b + c of them), then on the tasks both get wrong.
+ */
+export function pairNoiseBoundFromCount(n: number, flawed: number, discordant: number, bothWrong: number, confidence?: number): PairNoiseBound {
+  const d = Math.min(flawed, discordant);
+  const w = Math.min(Math.max(0, flawed - d), bothWrong);
+  return pairNoiseBound({ n, discordant: d, bothWrong: w, confidence });
 }

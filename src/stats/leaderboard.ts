@@ -1,10 +1,11 @@
 import { pairedDiffFromCounts, resampleCounts } from './bootstrap.js';
 import { competitionRanks } from './board-gaps.js';
-import { gapThreshold, type GapResult } from './gap.js';
+import { gapThreshold, pairNoiseBound, pairNoiseBoundFromCount, type GapResult, type PairNoiseBound } from './gap.js';
 import { confidencePercent, wilson, type Interval } from './intervals.js';
 import { holmAdjust } from './holm.js';
 import { mcnemarExact, type McNemarResult } from './mcnemar.js';
 import { rankRanges, type RankRange } from './rank-ranges.js';
+import { residualErrors, type ResidualErrors } from './residual-errors.js';
 import { alignVerdicts, type VerdictSource } from './verdict-matrix.js';
 
 export type { VerdictSource } from './verdict-matrix.js';
@@ -13,6 +14,8 @@ export interface ItemsLeaderboardInput {
   sources: readonly VerdictSource[];
   /** taskId → flagged as wrong gold (SALUS label 0). Tasks not in the map count as unflagged. */
   flags?: ReadonlyMap<string, boolean>;
+  /** taskId → the gold is right (human labels for some tasks, e.g. SALUS's 200): gives the wrong-gold rate left among unflagged tasks. */
+  goldLabels?: ReadonlyMap<string, boolean>;
   /** For g*: the flawed-task count or error rate. Default with flags: the number of flagged tasks. */
   flawed?: number;
   errorRate?: number;
@@ -46,10 +49,22 @@ export interface SystemStanding {
   rankRange: RankRange;
   /** Accuracy on the unflagged tasks (only with flags). */
   clean?: SubsetAccuracy;
-  /** Exact McNemar against rank 1 (absent on the first row): raw and Holm-adjusted p; indistinguishable = adjusted p ≥ α. */
-  vsTop?: { difference: number; pValue: number; pHolm: number; indistinguishable: boolean };
+  /**
+   * Exact McNemar against rank 1 (absent on the first row): b = tasks only #1 got right, c = tasks only this
+   * system got right, raw p and p Holm-adjusted over the k − 1 comparisons with #1 (the family of the
+   * question "which systems are below #1?"); notSignificantlyBelow = adjusted p ≥ α (non-rejection, not a tie).
+   * topAboveShare = share of the bootstrap resamples of tasks in which #1 has more tasks right than this
+   * system (ranks above it): a resampling frequency, not the probability that #1 is truly better.
+   */
+  vsTop?: { difference: number; b: number; c: number; pValue: number; pHolm: number; notSignificantlyBelow: boolean; topAboveShare: number };
   /** accuracy(top) − accuracy ≤ g* (only when g* is known). */
   withinThresholdOfTop?: boolean;
+  /**
+   * The noise bound of this pair (with #1) from the per-item results (only when g* is known): the wrong
+   * golds that can move this gap (flagged tasks when flags are given; else the worst placement of e), and
+   * within = accuracy(top) − accuracy ≤ its threshold.
+   */
+  noiseBound?: PairNoiseBound & { flagged: boolean; within: boolean };
 }
 
 export interface SystemPair {
@@ -57,7 +72,7 @@ export interface SystemPair {
   b: string;
   rankA: number;
   rankB: number;
-  /** acc(a) − acc(b), a ranked at or above b, with its paired bootstrap interval and P(diff > 0). */
+  /** acc(a) − acc(b), a ranked at or above b, with its paired bootstrap interval and pGreater = the share of resamples with a above b. */
   difference: Interval & { pGreater: number };
   /** b = tasks only a got right, c = tasks only b got right. */
   mcnemar: McNemarResult;
@@ -76,8 +91,8 @@ export interface ItemsLeaderboard {
   /** Ranked by accuracy, ties broken by name: systems[0] is the top. */
   systems: SystemStanding[];
   pairs: SystemPair[];
-  /** Systems below the top whose exact McNemar test against it gives p ≥ α. */
-  indistinguishableFromTop: string[];
+  /** Systems below the top whose exact McNemar test against it, Holm-adjusted over the comparisons with #1, gives p ≥ α. */
+  notSignificantlyBelowTop: string[];
   flags?: {
     flagged: number;
     clean: number;
@@ -85,15 +100,19 @@ export interface ItemsLeaderboard {
     unlisted: number;
     /** Flag rows for tasks no system has (ignored). */
     unused: number;
+    /** With human gold labels: the wrong-gold rate among the unflagged labelled tasks. */
+    residual?: ResidualErrors;
   };
   /** σ_gap and g* (`gap.threshold`), when flags or an error count give e. */
   gap?: GapResult;
   /** Systems below the top within g* of it (only when g* is known). */
   withinThresholdOfTop?: string[];
+  /** Systems below the top within their pair's noise bound (per-item; only when g* is known). */
+  withinPairNoiseBoundOfTop?: string[];
   confidence: number;
   seed: number;
   iterations: number;
-  methods: { accuracy: string; difference: string; test: string; rankRange: string };
+  methods: { accuracy: string; difference: string; test: string; vsTop: string; rankRange: string };
 }
 
 function count(row: Uint8Array, mask?: Uint8Array): { k: number; n: number } {
@@ -117,6 +136,22 @@ function discordant(x: Uint8Array, y: Uint8Array, mask?: Uint8Array): { b: numbe
     else if (y[t]! > x[t]!) c++;
   }
   return { b, c };
+}
+
+/**
+ * The noise bound of one pair: with flags (cleanMask = unflagged tasks), over the flagged tasks the two do not
+ * both get right; without, over the worst placement of the e wrong golds among all such tasks.
+ */
+function pairNoise(x: Uint8Array, y: Uint8Array, gap: GapResult, cleanMask: Uint8Array | undefined, confidence: number): PairNoiseBound {
+  let d = 0;
+  let w = 0;
+  for (let t = 0; t < x.length; t++) {
+    if (cleanMask && cleanMask[t]) continue;
+    if (x[t]! !== y[t]!) d++;
+    else if (!x[t]!) w++;
+  }
+  const n = x.length;
+  return cleanMask ? pairNoiseBound({ n, discordant: d, bothWrong: w, confidence }) : pairNoiseBoundFromCount(n, gap.flawed, d, w, confidence);
 }
 
 /**
@@ -152,6 +187,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     const taskSet = new Set(m.tasks);
     const unused = [...flags.keys()].filter((id) => !taskSet.has(id)).length;
     flagSummary = { flagged, clean: n - flagged, unlisted, unused };
+    if (input.goldLabels) flagSummary.residual = residualErrors(m.tasks, (id) => flags.get(id) === true, input.goldLabels, confidence);
   }
 
   const gap =
@@ -224,6 +260,11 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     });
   }
 
+  // The rank-1 set answers one question (which systems are below #1?), so its family is the k − 1
+  // comparisons with #1, not every pair: Holm over those alone.
+  const topPairs = pairs.slice(0, Math.max(0, rows.length - 1));
+  const pHolmTop = holmAdjust(topPairs.map((p) => p.mcnemar.pValue));
+
   const topAcc = n === 0 ? NaN : (totals[order[0]!] ?? 0) / n;
   const systems: SystemStanding[] = order.map((s, i) => {
     const k = totals[s]!;
@@ -245,8 +286,13 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     if (i > 0) {
       // Pairs are generated row-major, so (0, i) is the (i−1)-th pair.
       const p = pairs[i - 1]!;
-      standing.vsTop = { difference: p.difference.estimate, pValue: p.mcnemar.pValue, pHolm: p.pHolm, indistinguishable: !p.significant };
-      if (gap) standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
+      const q = pHolmTop[i - 1]!;
+      standing.vsTop = { difference: p.difference.estimate, b: p.mcnemar.b, c: p.mcnemar.c, pValue: p.mcnemar.pValue, pHolm: q, notSignificantlyBelow: !(q < alpha), topAboveShare: p.difference.pGreater };
+      if (gap) {
+        standing.withinThresholdOfTop = topAcc - k / n <= gap.threshold + 1e-12;
+        const bound = pairNoise(rows[0]!, rows[i]!, gap, cleanMask, confidence);
+        standing.noiseBound = { ...bound, flagged: cleanMask !== undefined, within: topAcc - k / n <= bound.threshold + 1e-12 };
+      }
     }
     return standing;
   });
@@ -255,7 +301,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
     tasks: n,
     systems,
     pairs,
-    indistinguishableFromTop: systems.filter((s) => s.vsTop?.indistinguishable).map((s) => s.system),
+    notSignificantlyBelowTop: systems.filter((s) => s.vsTop?.notSignificantlyBelow).map((s) => s.system),
     confidence,
     seed,
     iterations,
@@ -263,6 +309,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
       accuracy: wilson(0, 1, confidence).method,
       difference: pairs[0]?.difference.method ?? `paired percentile bootstrap over tasks, ${iterations} resamples, seed ${seed}`,
       test: `${mcnemarExact(0, 0).method}; Holm step-down adjustment over all ${pairs.length} pairs (family-wise error ≤ ${confidencePercent(alpha)}%)`,
+      vsTop: `${mcnemarExact(0, 0).method} against rank 1; Holm step-down adjustment over the ${topPairs.length} comparisons with rank 1 (family-wise error ≤ ${confidencePercent(alpha)}%)`,
       rankRange: `rank (ties share the best) over the same ${iterations} task resamples; central ${confidencePercent(confidence)}%`,
     },
   };
@@ -270,6 +317,7 @@ export function itemsLeaderboard(input: ItemsLeaderboardInput): ItemsLeaderboard
   if (gap) {
     result.gap = gap;
     result.withinThresholdOfTop = systems.filter((s) => s.withinThresholdOfTop).map((s) => s.system);
+    result.withinPairNoiseBoundOfTop = systems.filter((s) => s.noiseBound?.within).map((s) => s.system);
   }
   return result;
 }

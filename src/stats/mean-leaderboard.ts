@@ -1,3 +1,4 @@
+import { competitionRanks } from './board-gaps.js';
 import type { ItemRecord } from '../benchmark/types.js';
 import { UserError } from '../errors.js';
 import { bootstrapInterval, pairedBootstrapDiff, type BootstrapOptions } from './bootstrap.js';
@@ -14,7 +15,7 @@ export interface MeanStanding {
   /** Difference from rank 1, paired bootstrap over tasks (undefined for rank 1). */
   vsTop?: Interval & { pGreater: number };
   /** The paired interval of the difference from rank 1 includes 0. */
-  indistinguishableFromTop: boolean;
+  notSignificantlyBelowTop: boolean;
 }
 
 export interface MeanLeaderboard {
@@ -70,11 +71,13 @@ export function meanLeaderboard(sources: readonly VerdictSource[], field: string
   });
   rows.sort((a, b) => b.mean.estimate - a.mean.estimate || a.system.localeCompare(b.system));
   const top = rows[0];
+  // Equal means share the best rank, as the 0/1 leaderboard ranks equal counts.
+  const ranks = competitionRanks(rows.map((r) => r.mean.estimate));
   const systems: MeanStanding[] = rows.map((r, i) => {
     const { samples: _s, ...mean } = r.mean;
-    if (i === 0 || !top) return { rank: 1, system: r.system, tasks: taskList.length, mean, absent: r.absent, indistinguishableFromTop: true };
+    if (i === 0 || !top) return { rank: 1, system: r.system, tasks: taskList.length, mean, absent: r.absent, notSignificantlyBelowTop: true };
     const vsTop = pairedBootstrapDiff(r.values, top.values, opts);
-    return { rank: i + 1, system: r.system, tasks: taskList.length, mean, absent: r.absent, vsTop, indistinguishableFromTop: vsTop.low <= 0 && vsTop.high >= 0 };
+    return { rank: ranks[i]!, system: r.system, tasks: taskList.length, mean, absent: r.absent, vsTop, notSignificantlyBelowTop: vsTop.low <= 0 && vsTop.high >= 0 };
   });
   return {
     field,

@@ -36,8 +36,14 @@ export interface PairComparison {
   kappaDiffCi: [number, number];
   /** Share of paired resamples with κ(A) > κ(B). */
   pAGreater: number;
-  /** Exact McNemar on correctness vs humans: b = A right & B wrong, c = A wrong & B right. */
-  mcnemar: { b: number; c: number; pValue: number };
+  /**
+   * Two-sided percentile-bootstrap p of Δκ = 0: min(1, 2·min(share ≥ 0, share ≤ 0)) over the finite resamples
+   * (the level at which the percentile interval just reaches 0); pHolm over every judge pair × subset.
+   */
+  kappaDiffP: number;
+  kappaDiffPHolm: number;
+  /** Exact McNemar on correctness vs humans: b = A right & B wrong, c = A wrong & B right; pHolm over every judge pair × subset. */
+  mcnemar: { b: number; c: number; pValue: number; pHolm: number };
   /** κ between the two judges' verdicts. */
   interJudgeKappa: number;
   /** Items needed to detect Δκ 0.10 (α 0.05, power 0.8) for judges like these two. */
@@ -60,11 +66,15 @@ export function comparePair(
   const cb = cellCodes(h, vb);
   const diff = bootstrapInterval(n, (r) => cohenKappa(tableOf(ca, r)) - cohenKappa(tableOf(cb, r)), boot);
   let greater = 0;
+  let atLeast = 0;
+  let atMost = 0;
   let finite = 0;
   for (const v of diff.samples) {
     if (!Number.isFinite(v)) continue;
     finite++;
     if (v > 0) greater++;
+    if (v >= 0) atLeast++;
+    if (v <= 0) atMost++;
   }
   let bCount = 0;
   let cCount = 0;
@@ -81,7 +91,10 @@ export function comparePair(
     kappaDiff: diff.estimate,
     kappaDiffCi: [diff.low, diff.high],
     pAGreater: finite === 0 ? NaN : greater / finite,
-    mcnemar: { b: bCount, c: cCount, pValue: mcnemarExact(bCount, cCount).pValue },
+    kappaDiffP: finite === 0 ? NaN : Math.min(1, (2 * Math.min(atLeast, atMost)) / finite),
+    // Set by the caller, once every pair × subset is known (Holm over the family).
+    kappaDiffPHolm: NaN,
+    mcnemar: { b: bCount, c: cCount, pValue: mcnemarExact(bCount, cCount).pValue, pHolm: NaN },
     interJudgeKappa: n === 0 ? NaN : cohenKappa(confusionFrom(va, vb)),
     sampleSizeDelta010: kappaDiffSampleSize({ n, se: finiteSd(diff.samples) }).n,
   };

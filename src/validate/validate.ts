@@ -4,6 +4,8 @@ import { UserError } from '../errors.js';
 import { detectorMetrics } from '../stats/agreement.js';
 import type { BootstrapOptions } from '../stats/bootstrap.js';
 import { confusionFrom } from '../stats/confusion.js';
+import { holmAdjust } from '../stats/holm.js';
+import { wilson, type Interval } from '../stats/intervals.js';
 import { compareToBaseline, comparePair, coveredItems, repeatSpread, type BaselineComparison, type PairComparison, type RepeatSpread } from './compare.js';
 import { combine, type EnsembleKind, type EnsembleSpec } from './ensembles.js';
 import { metricBlock, type MetricBlock } from './metrics.js';
@@ -34,6 +36,9 @@ export interface DiagnosticBlock {
   precision: number;
   recall: number;
   f1: number;
+  /** Wilson intervals: precision = agreed/judgeFlagged, recall = agreed/humanTagged (ROSE Table 4 prints the points only). */
+  precisionInterval: Interval;
+  recallInterval: Interval;
 }
 
 export interface CostBlock {
@@ -103,6 +108,21 @@ export interface ValidateResult {
 
 const ALL = 'all';
 
+/**
+ * Holm over every judge pair × subset, once for McNemar and once for Δκ: a table of many comparisons read
+ * for "which differ" needs the family-wise correction. A NaN p (no finite resample) stays NaN, outside the family.
+ */
+function adjustPairFamily(pairs: readonly PairResult[]): void {
+  const all = pairs.flatMap((p) => Object.values(p.subsets));
+  holmAdjust(all.map((c) => c.mcnemar.pValue)).forEach((q, k) => {
+    all[k]!.mcnemar.pHolm = q;
+  });
+  const finite = all.filter((c) => Number.isFinite(c.kappaDiffP));
+  holmAdjust(finite.map((c) => c.kappaDiffP)).forEach((q, k) => {
+    finite[k]!.kappaDiffPHolm = q;
+  });
+}
+
 function costOf(recorded: JudgeVerdict[]): CostBlock {
   const values = (k: 'calls' | 'costUsd' | 'latencyMs'): number[] => recorded.flatMap((v) => (v[k] === undefined ? [] : [v[k]]));
   const [calls, cost, lat] = [values('calls'), values('costUsd'), values('latencyMs')];
@@ -139,7 +159,17 @@ function diagnostic(
   if (truth.length === 0) return null;
   const c = confusionFrom(truth, pred);
   const d = detectorMetrics(c);
-  return { n: truth.length, humanTagged: c.tp + c.fn, judgeFlagged: c.tp + c.fp, agreed: c.tp, precision: d.precision, recall: d.recall, f1: d.f1 };
+  return {
+    n: truth.length,
+    humanTagged: c.tp + c.fn,
+    judgeFlagged: c.tp + c.fp,
+    agreed: c.tp,
+    precision: d.precision,
+    recall: d.recall,
+    f1: d.f1,
+    precisionInterval: wilson(c.tp, c.tp + c.fp),
+    recallInterval: wilson(c.tp, c.tp + c.fn),
+  };
 }
 
 export function validate(input: ValidateInput): ValidateResult {
@@ -198,6 +228,7 @@ export function validate(input: ValidateInput): ValidateResult {
       pairs.push({ a, b, subsets });
     }
   }
+  adjustPairFamily(pairs);
 
   const ensembles: EnsembleResult[] = (input.ensembles ?? []).map((spec) => {
     for (const m of spec.members) {

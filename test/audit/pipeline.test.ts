@@ -129,3 +129,32 @@ describe('audit pipeline (label-free CPU pass)', () => {
     expect(importers).toEqual([]);
   });
 });
+
+describe('audit evaluation: recall per error type with Wilson intervals', () => {
+  it('counts detected errors per labelled type and gives Wilson intervals written out by hand', async () => {
+    const { evaluateAudit } = await import('../../src/audit/evaluate.js');
+    const r = runAuditPipeline(synthetic(300, 60, 5, 7), { seed: 1 });
+    // Labels on every 3rd task; wrong gold (the first 60) typed by parity.
+    const isError = new Map<string, boolean>();
+    const errorType = new Map<string, string>();
+    for (let i = 0; i < 300; i += 3) {
+      isError.set(String(i), i < 60);
+      if (i < 60) errorType.set(String(i), i % 2 === 0 ? 'even' : 'odd');
+    }
+    const ev = evaluateAudit(r, { file: 'x', isError, errorType }, { bootstrap: { iterations: 50 } });
+    const flagged = new Set(r.flags.filter((f) => f.flagged).map((f) => f.taskId));
+    const z = 1.959963984540054;
+    for (const type of ['even', 'odd']) {
+      const ids = [...errorType].filter(([, t]) => t === type).map(([id]) => id);
+      const k = ids.filter((id) => flagged.has(id)).length;
+      const n = ids.length;
+      const p = k / n;
+      const c = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+      const h = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+      const e = ev.byErrorType[type]!;
+      expect([e.n, e.detected]).toEqual([n, k]);
+      expect(e.recallInterval!.low).toBeCloseTo(c - h, 10);
+      expect(e.recallInterval!.high).toBeCloseTo(c + h, 10);
+    }
+  });
+});

@@ -70,6 +70,7 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
     const r = await runCli(auditArgs(
       '--compare-flags', join(SHARED, 'salus', 'predictions', 'frontier_spider.csv'),
       '--out', join(tmp, 'out'),
+      '--label-error-rate', '0.05',
     ));
     // Nothing on stderr but the written files, the opt-in repairs of the two JSON agents and C3's TAB.
     expect(r.stderr.replace(/sqlboard: wrote .*\n/g, '')).toBe(
@@ -92,7 +93,16 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
       compare: M;
       versus: { audit: Record<keyof B, D>; ex: Record<keyof B, D>; labelModel: D; compare: D };
       ranking: { k: number; audit: Q; labelModel: Q; majority: { audit: Q; ex: Q }; versus: Record<'labelModel' | 'majorityAudit' | 'majorityEx', { auc: { estimate: number } }> };
-      calibrated: { estimate: number; ciLow: number; ciHigh: number; sampleShare: number; labelFree: number; roganGladen: { ciLow: number; ciHigh: number } };
+      calibrated: {
+        estimate: number;
+        ciLow: number;
+        ciHigh: number;
+        sampleShare: number;
+        labelFree: number;
+        roganGladen: { ciLow: number; ciHigh: number };
+        labelNoise: { estimate: number; ciLow: number; ciHigh: number; labelErrorRate: number };
+        conditions: string;
+      };
       decisionPlane: unknown;
       cpuMs: number;
     };
@@ -131,6 +141,11 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
     expect(Math.abs(j.calibrated.estimate - 0.3)).toBeLessThan(0.03);
     expect(j.calibrated.ciHigh - j.calibrated.ciLow).toBeLessThan(2 * 0.064);
     expect(j.calibrated.ciHigh - j.calibrated.ciLow).toBeLessThan(j.calibrated.roganGladen.ciHigh - j.calibrated.roganGladen.ciLow);
+    // Labels wrong with probability 0.05: a labelled share estimates 0.05 + θ·0.9, so θ = (ê − 0.05)/0.9.
+    expect(j.calibrated.labelNoise.labelErrorRate).toBe(0.05);
+    expect(j.calibrated.labelNoise.estimate).toBeCloseTo((j.calibrated.estimate - 0.05) / 0.9, 12);
+    expect(j.calibrated.labelNoise.ciLow).toBeCloseTo((j.calibrated.ciLow - 0.05) / 0.9, 12);
+    expect(j.calibrated.conditions).toContain('simple random sample');
     // The SALUS-format flags file (plus the review score) feeds `leaderboard --flags`; review.csv orders every task.
     const csv = readFileSync(join(tmp, 'out', 'flags.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toBe('task_id,predicted_label,score');

@@ -150,3 +150,13 @@ describe('importRoseDir (core)', () => {
     expect(readFileSync(join(dir, 'eval_results.json'), 'utf8')).toBe('[1]');
   });
 });
+
+describe('import rose report wording', () => {
+  it("labels the accuracy as the predictions' accuracy as judged, not the judge's", async () => {
+    const { roseImportReport } = await import('../../src/report/import-report.js');
+    const report = roseImportReport({ system: 's', source: 'x', subset: null, kind: 'vec', n: 23, correct: 14, accuracy: 14 / 23, ex: null, goldX: null, ambQ: null, calls: null, routes: {} } as unknown as Parameters<typeof roseImportReport>[0]);
+    const row = report.sections[0]!.table!.rows.find((r) => String(r.what).startsWith('Accuracy'))!;
+    expect(row.what).toBe("Accuracy of the predictions, as judged (ROSE's verdicts)");
+    expect(row.value).toBe('60.87%');
+  });
+});

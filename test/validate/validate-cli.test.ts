@@ -82,6 +82,21 @@ describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => 
     expect(gx.all.n).toBe(322);
     expect(gx.all.humanTagged).toBe(70);
     expect(judge('EX').goldX).toBeNull();
+    // ROSE Table 4 prints o3's GoldX precision 22/35 and AmbQ 5/16 without intervals; Wilson's, written out.
+    const wilsonByHand = (k: number, n: number): [number, number] => {
+      const z = 1.959963984540054;
+      const p = k / n;
+      const c = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+      const h = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+      return [c - h, c + h];
+    };
+    const aq = judge('o3-ROSE').ambQ;
+    for (const [d, k, m] of [[gx.all, 22, 35], [aq.all, 5, 16]] as const) {
+      expect([d.agreed, d.judgeFlagged]).toEqual([k, m]);
+      const [lo, hi] = wilsonByHand(k, m);
+      expect(d.precisionInterval.low).toBeCloseTo(lo, 10);
+      expect(d.precisionInterval.high).toBeCloseTo(hi, 10);
+    }
   }, 60_000);
 
   it('prints the report and writes HTML; the same seed gives the same intervals', async () => {
@@ -90,7 +105,10 @@ describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => 
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toContain('Repeat-run spread: o3-ROSE, o3-ROSE-thread-4, o3-ROSE-thread-8');
     expect(a.stdout).toContain('unanimity(o3-ROSE,gemini-2.5-pro-ROSE,deepseek-r1-ROSE)');
-    expect(a.stdout).toContain('80.4%');
+    // κ is a coefficient (o3-ROSE on ROSE-VEC: 0.8043), not a percentage.
+    expect(a.stdout).toMatch(/│ 0\.804 [│[]/);
+    expect(a.stdout).not.toContain('80.4%');
+    expect(a.stdout).toContain('Holm-adjusted over all');
     expect(a.stdout).toContain('For human review');
     // Eleven columns of intervals fitted into the 100 columns of a non-terminal stdout.
     expect(maxLineWidth(a.stdout)).toBeLessThanOrEqual(100);

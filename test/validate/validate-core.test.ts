@@ -168,3 +168,59 @@ describe('validate core', () => {
     expect(() => parseJudgeSpec('=x')).toThrow(UserError);
   });
 });
+
+describe('validate: Holm over judge pairs × subsets, the Δκ bootstrap p, coefficients and the under-coverage warning', () => {
+  it('adjusts McNemar and Δκ p-values over every pair × subset; the Δκ p agrees with the percentile CI', async () => {
+    const { holmAdjust } = await import('../../src/stats/holm.js');
+    const { validateReport } = await import('../../src/report/validate-report.js');
+    // 240 items in two subsets; three judges of different quality, from a fixed pattern.
+    const items = Array.from({ length: 240 }, (_, i) => ({ id: i % 120, subset: i < 120 ? 's1' : 's2', label: i % 3 !== 0 }));
+    const sets = loadValidationSets([
+      file('s1.jsonl', items.filter((it) => it.subset === 's1').map((it) => ({ id: it.id, label: it.label }))),
+      file('s2.jsonl', items.filter((it) => it.subset === 's2').map((it) => ({ id: it.id, label: it.label }))),
+    ]);
+    const judgeFile = (name: string, wrong: (i: number) => boolean): string =>
+      file(`j-${name}.jsonl`, items.map((it, i) => ({ system: name, taskId: String(it.id), subset: it.subset, correct: wrong(i) ? !it.label : it.label })));
+    const judges = [
+      loadJudge('good', [judgeFile('good', (i) => i % 17 === 0)], sets),
+      loadJudge('fair', [judgeFile('fair', (i) => i % 6 === 1)], sets),
+      loadJudge('poor', [judgeFile('poor', (i) => i % 3 === 2)], sets),
+    ];
+    const r = validate({ sets, judges, iterations: 400, seed: 3 });
+    const cells = r.pairs.flatMap((p) => Object.values(p.subsets));
+    expect(cells.length).toBe(3 * 3); // 3 pairs × (all, s1, s2)
+    const q = holmAdjust(cells.map((c) => c.mcnemar.pValue));
+    cells.forEach((c, k) => expect(c.mcnemar.pHolm).toBeCloseTo(q[k]!, 12));
+    const qk = holmAdjust(cells.map((c) => c.kappaDiffP));
+    cells.forEach((c, k) => expect(c.kappaDiffPHolm).toBeCloseTo(qk[k]!, 12));
+    for (const c of cells) {
+      // Test inversion: the 95% percentile interval excludes 0 exactly when the bootstrap p is below 5%
+      // (up to the quantiles' interpolation, so only clear cases are checked).
+      const excludes = c.kappaDiffCi[0] > 0 || c.kappaDiffCi[1] < 0;
+      if (c.kappaDiffP < 0.04) expect(excludes).toBe(true);
+      if (c.kappaDiffP > 0.06) expect(excludes).toBe(false);
+    }
+    const text = JSON.stringify(validateReport(r));
+    expect(text).toContain('Holm-adjusted over all 9 judge pairs × subsets');
+  });
+
+  it('prints κ and MCC as coefficients and warns where the percentile bootstrap under-covers', async () => {
+    const { validateReport } = await import('../../src/report/validate-report.js');
+    const { renderTerminal } = await import('../../src/report/terminal.js');
+    const { percentileBootstrapCaution } = await import('../../src/stats/bootstrap-caution.js');
+    expect(percentileBootstrapCaution(60, 0.5)).toBe('n = 60 < 100');
+    expect(percentileBootstrapCaution(585, 0.96)).toBe('estimate 0.960 ≥ 0.9 (near the ceiling)');
+    expect(percentileBootstrapCaution(585, 0.8)).toBeNull();
+    const sets = loadValidationSets([setA, setB]);
+    const yes = file('yes2.jsonl', [...['1', '2', '3', '4'].map((id) => rec('alpha', id, true)), ...['1', '2', '3', '4'].map((id) => rec('beta', id, true))]);
+    const r = validate({ sets, judges: [loadJudge('yes', [yes], sets)], iterations: 100 });
+    const report = validateReport(r);
+    const notes = report.sections[0]!.notes!.join(' ');
+    expect(notes).toContain('Warning: the percentile bootstrap covers less than its nominal level');
+    expect(notes).toContain('yes/all (n = 8 < 100)');
+    const cols = report.sections[0]!.table!.columns;
+    expect(cols.find((c) => c.key === 'kappa')!.format).toBe('fixed');
+    expect(cols.find((c) => c.key === 'mcc')!.format).toBe('fixed');
+    expect(renderTerminal(report, 200)).not.toMatch(/κ[^\n]*%/);
+  });
+});
