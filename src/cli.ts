@@ -39,7 +39,8 @@ async function main(): Promise<void> {
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((msg, err) => {
-      throw err ?? new UserError(msg);
+      // yargs wraps what an option's coerce throws (a UserError naming the flag) in its own YError: a usage error.
+      throw err && err.name !== 'YError' ? err : new UserError(err?.message ?? msg);
     });
   skipHelpCaching(cli);
   await refuseRepeatedOptions(await registerCommands(cli, args)).parseAsync();
