@@ -3,9 +3,10 @@
  * Data flows load → execute → compare/judge → flag → score → stats → report; a module imports
  * only from its own folder, from the folders below it, and from the base (errors, benchmark/, sql/, stats/).
  */
-// execution/types.ts and python-value.ts are pure value definitions (a result cell, Python's equality of
-// cells) that the Spider exact-match code in sql/ shares with the comparators.
-const BASE = '^src/(errors\\.ts|benchmark/|sql/|stats/|execution/(types|python-value)\\.ts$)';
+// values/ holds pure value definitions (a result cell, Python's equality of cells) that the Spider
+// exact-match code in sql/ shares with the comparators; execution/types.ts is the execution layer's
+// result types, which the base may name as types.
+const BASE = '^src/(errors\\.ts|benchmark/|sql/|stats/|values/|execution/types\\.ts$)';
 /** For each core folder, the folders it may import besides itself and the base. */
 const BELOW = {
   store: [],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { birdEqual } from '../src/execution/compare-bird.js';
 import { removeDistinct, spiderEqual, spiderExecutedSql, spiderOrderMatters } from '../src/execution/compare-spider.js';
-import { pythonFloatRepr } from '../src/execution/python-value.js';
+import { pythonFloatRepr } from '../src/values/python-value.js';
 import type { Cell, ExecResult } from '../src/execution/types.js';
 
 const ok = (rows: Cell[][]): ExecResult => ({ status: 'ok', columns: rows[0]?.map((_, i) => `c${i}`) ?? [], rows, ms: 0 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rowKey } from '../src/execution/python-value.js';
+import { rowKey } from '../src/values/python-value.js';
 import { rowSetDigest, type SortBy } from '../src/execution/row-set.js';
 import { runQuery } from '../src/execution/run-query.js';
 import type { Cell } from '../src/execution/types.js';

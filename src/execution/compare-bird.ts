@@ -1,4 +1,4 @@
-import { rowKey } from './python-value.js';
+import { rowKey } from '../values/python-value.js';
 import { rowSetDigest } from './row-set.js';
 import type { ExecResult } from './types.js';
 

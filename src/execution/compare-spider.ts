@@ -1,5 +1,5 @@
 import { tokenize } from '../sql/tokenize.js';
-import { cellKey, comparePythonStrings, joinCellKeys, pythonStrWithType, rowKey } from './python-value.js';
+import { cellKey, comparePythonStrings, joinCellKeys, pythonStrWithType, rowKey } from '../values/python-value.js';
 import type { Cell, ExecResult } from './types.js';
 
 /**

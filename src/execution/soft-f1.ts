@@ -1,4 +1,4 @@
-import { cellKey, rowKey } from './python-value.js';
+import { cellKey, rowKey } from '../values/python-value.js';
 import type { Cell, ExecResult } from './types.js';
 
 /**

@@ -1,5 +1,6 @@
 /** A result cell. Integers outside ±2^53 stay bigint so they compare exactly. */
-export type Cell = null | number | bigint | string | Uint8Array;
+export type { Cell } from '../values/cell.js';
+import type { Cell } from '../values/cell.js';
 
 export type ExecStatus = 'ok' | 'error' | 'timeout';
 

@@ -11,7 +11,7 @@
  *    (prediction's in `labelTotal`), both 1 whenever the sets are equal;
  *  - EM is 1 when every component scores 1 and the sorted FROM table units are equal.
  */
-import { comparePythonStrings } from '../execution/python-value.js';
+import { comparePythonStrings } from '../values/python-value.js';
 import { WHERE_OPS, type ColUnit, type CondUnit, type CondValue, type Condition, type SpiderSchema, type SpiderSql, type TableUnit, type ValUnit } from './spider-parse.js';
 
 export const PARTIAL_TYPES = [

@@ -1,4 +1,4 @@
-import { pythonFloatRepr } from '../python-value.js';
+import { pythonFloatRepr } from '../../values/python-value.js';
 import { pythonDecimalStr, type PythonValue } from './postgres-python-values.js';
 
 /** What PyMySQL needs to know of a result column: its type code and character set (63 is binary). */

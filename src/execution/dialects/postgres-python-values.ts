@@ -1,4 +1,4 @@
-import { pythonFloatRepr } from '../python-value.js';
+import { pythonFloatRepr } from '../../values/python-value.js';
 
 /**
  * The Python value psycopg2 makes of a PostgreSQL column's text, written as the bird-dialects fixtures write it

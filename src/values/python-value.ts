@@ -1,4 +1,4 @@
-import type { Cell } from './types.js';
+import type { Cell } from './cell.js';
 
 /**
  * Python's view of SQLite values, which the official evaluators compare with `==`, `set` and
