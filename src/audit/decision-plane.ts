@@ -121,14 +121,6 @@ function predict(t: Trained, data: PlaneData, i: number, agg: Aggregation): numb
   }
 }
 
-/** Trains every candidate's models for one CART depth (fusion included: it costs one small logistic fit). */
-export function trainPlane(data: PlaneData, rows: readonly number[], y: readonly number[], depth: 2 | 4): Trained {
-  return train(data, rows, y, depth, true);
-}
-
-export { predict as predictPlane };
-export type { Trained as TrainedPlane };
-
 /** Fits the chosen configuration on the whole high-confidence set and predicts every task. */
 export function runDecisionPlane(data: PlaneData, hcIndex: readonly number[], hcY: readonly number[], config: PlaneConfig): PlaneOutput {
   const t = train(data, hcIndex, hcY, config.depth, config.aggregation === 'fusion');
