@@ -94,7 +94,7 @@ export function readDescriptions(dir: string, tables: string[]): Map<string, str
     let rows: string[][];
     try {
       // BIRD's description files have stray quotes in free text (csv-parse's relax_quotes before).
-      rows = parseCsvRows(text, { lenientQuotes: true }).map((r) => r.cells);
+      rows = parseCsvRows(text, { lenientQuotes: true, extraCells: true }).map((r) => r.cells);
     } catch {
       continue;
     }
