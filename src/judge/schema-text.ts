@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readInputBytes } from '../benchmark/input-file.js';
 import { join } from 'node:path';
 import { parseCsvRows } from '../benchmark/csv-rows.js';
 import { databaseFile } from '../execution/engine.js';
@@ -89,7 +90,7 @@ export function readDescriptions(dir: string, tables: string[]): Map<string, str
   for (const t of tables) {
     const f = files.get(t.toLowerCase());
     if (!f) continue;
-    const buf = readFileSync(join(dir, f));
+    const buf = readInputBytes(join(dir, f));
     const text = isUtf8(buf) ? buf.toString('utf8') : buf.toString('latin1');
     let rows: string[][];
     try {
