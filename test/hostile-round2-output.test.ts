@@ -3,6 +3,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reviewCsv, salusCsv } from '../src/audit/outputs.js';
+import type { AuditReport } from '../src/audit/pipeline.js';
 import { csvField } from '../src/report/csv.js';
 import { ROOT, runCli } from './helpers/cli.js';
 
@@ -75,4 +77,10 @@ describe('CSV injection in CSV output (issue 30, item 11)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--csv-raw changes what --csv writes/);
   }, 120_000);
+
+  it("audit's flags.csv and review.csv quote and neutralise task ids too", () => {
+    const report = { flags: [{ taskId: '=1+1,x', flagged: true, score: 0.5, rank: 1, probability: 0.25 }] } as unknown as AuditReport;
+    expect(salusCsv(report).split('\n')[1]).toBe(`"'=1+1,x",0,0.500000`);
+    expect(reviewCsv(report).split('\n')[1]).toBe(`1,"'=1+1,x",0.500000,1,0.250000`);
+  });
 });
