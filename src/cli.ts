@@ -5,7 +5,7 @@ import { refuseRepeatedOptions } from './commands/repeated-options.js';
 import { UserError } from './errors.js';
 import { storeFailure } from './store/store-failure.js';
 import { redact } from './llm/secrets.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode, worseExit } from './exit-codes.js';
 
 /**
  * Every configured API key is removed from everything the process prints, whoever prints it
@@ -52,8 +52,27 @@ async function main(): Promise<void> {
  * heap of 100 MB or more, which cost a run about 0.1 s.
  */
 function exitWhenWritten(): void {
-  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+  process.stdout.write('', (err) => {
+    const failed = stdoutError ?? err ?? undefined;
+    if (failed) {
+      const code = (failed as NodeJS.ErrnoException).code ?? failed.message;
+      const why = code === 'EPIPE' ? 'the reader closed the pipe before the end' : 'it could not be written';
+      process.stderr.write(`sqlboard: what this command printed on stdout is incomplete (${code}): ${why}\n`);
+      process.exitCode = worseExit((process.exitCode ?? ExitCode.Complete) as ExitCode, ExitCode.UserError);
+    }
+    process.stderr.write('', () => process.exit());
+  });
 }
+
+/**
+ * stdout's first write error: a full disk (`> /dev/full`), a pipe closed early (`| head -c 10`).
+ * Without a listener Node drops it and the run exited 0 with its report cut; the final write's
+ * callback sees it too, and the exit is then non-zero.
+ */
+let stdoutError: Error | undefined;
+process.stdout.on('error', (e: Error) => {
+  stdoutError ??= e;
+});
 
 main()
   .catch((err: unknown) => {

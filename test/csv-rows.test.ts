@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CsvSyntaxError, parseCsvRows } from '../src/benchmark/csv-rows.js';
 import { ROOT, SHARED } from './helpers/cli.js';
 
-describe('parseCsvRows (papaparse)', () => {
+describe('parseCsvRows (csv-parse)', () => {
   it('reads every bundled prediction CSV and the SALUS label files cell for cell as csv-parse does, with the line each record ends on', () => {
     const preds = join(ROOT, 'data', 'spider', 'predictions');
     const salus = join(SHARED, 'salus', 'ground_truth');
@@ -34,7 +34,7 @@ describe('parseCsvRows (papaparse)', () => {
 
   it('reads doubled quotes inside a quoted cell as one; a quote inside an unquoted cell is an error (text only when lenient)', () => {
     expect(parseCsvRows('a,b\n2,"say ""hi"", then, ""bye"""\n').map((r) => r.cells)).toEqual([['a', 'b'], ['2', 'say "hi", then, "bye"']]);
-    // A space before the quote: papaparse alone would split "SELECT a, b" at its comma, silently.
+    // A space before the quote: a lenient reader would split "SELECT a, b" at its comma, silently.
     for (const bad of ['a,b\n1, "SELECT a, b FROM t"\n', 'a,b\n1,x "q" y\n']) {
       expect(() => parseCsvRows(bad)).toThrow(CsvSyntaxError);
       expect(() => parseCsvRows(bad)).toThrow(/record starting on line 2/);

@@ -151,8 +151,8 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
   });
 
   it("on the BIRD board, SALUS's dev comparison: #1 on dev is within g* of 28 of the next 29", async () => {
-    const Papa = (await import('papaparse')).default;
-    const rows = (Papa.parse(readFileSync(BOARD, 'utf8'), { header: true, skipEmptyLines: true }).data as Record<string, string>[])
+    const { parse } = await import('csv-parse/sync');
+    const rows = (parse(readFileSync(BOARD, 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[])
       .filter((r) => r.dev !== '' && r.test !== '' && r.dev !== undefined)
       .map((r) => ({ name: r.model!, dev: Number(r.dev), test: Number(r.test) }))
       .sort((x, y) => y.test - x.test || y.dev - x.dev)

@@ -104,7 +104,7 @@ export async function audit(opts: AuditOptions): Promise<AuditResult | AuditWait
     store.close();
   }
   if (llm?.stopped) notes.push(`LLM agents stopped: ${llm.stopped}; the rest count as missing predictions. Answers so far are kept in ${storeFile}: re-run to continue.`);
-  notes.push(...loadNotes(opts.questions, bench, agents));
+  notes.push(...engine.notes, ...loadNotes(opts.questions, bench, agents));
   if (opts.saveAgentSql && llm) for (const f of writeAgentSql(opts.saveAgentSql, bench, llm.predictions)) notes.push(`wrote ${f}`);
   const report = runAuditPipeline(inputs, { seed, decisionPlane: o.decisionPlane, ...(opts.k ? { k: opts.k } : {}) });
   const ev: Evaluation | undefined = labels ? evaluateAudit(report, labels, { ...(compareFlags ? { compareFlags } : {}), ...(opts.labelErrorRate !== undefined ? { labelErrorRate: opts.labelErrorRate } : {}) }) : undefined;

@@ -90,7 +90,7 @@ export async function judge(opts: JudgeOptions): Promise<GatedResult> {
     if (opts.record && live.cache) processIo.writeFile(opts.record, formatReplay(replayEntries(live.cache, live.client.usedKeys)), '--record');
     if (opts.items) writeItems(opts.items, redactDeep(judgeItemRecords(run.items, bench)));
     const summaries = summarizeJudge(run.items, systems.map((s) => s.system));
-    const notes = loadNotes(opts.questions, bench, systems);
+    const notes = [...engine.notes, ...loadNotes(opts.questions, bench, systems)];
     const over = live.client.stats.billedBeyondWorstUsd;
     if (over > 0) {
       notes.push(`the provider billed ${over.toFixed(4)} USD beyond the worst case of the calls it answered (it reported more tokens than counted or allowed); the cap held for everything else.`);

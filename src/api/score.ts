@@ -77,6 +77,8 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
     ...(opts.sqliteCompat !== undefined ? { sqliteCompat: opts.sqliteCompat } : {}),
   });
   const notes: string[] = [...engine.notes];
+  // Notes the engine adds while it runs (a database reached through a link outside --db-root) follow.
+  const engineNotesBefore = engine.notes.length;
   const release = opts.onStoppable?.(() => (engine.interruptNow(), store.close())) ?? (() => {});
   let loaded: { bench: Benchmark; systems: PredictionSet[] };
   let skipped: SkippedDatabase[] = [];
@@ -151,7 +153,7 @@ export async function score(opts: ScoreOptions): Promise<GatedResult> {
   }
   if (opts.items) writeItems(opts.items, run.items);
   const flagInfo = flags ? { file: flagsFile!, ...addCleanSubset(run, flags), unused: flagCheck?.unused ?? 0 } : undefined;
-  notes.push(...loadNotes(questions, loaded.bench, loaded.systems));
+  notes.push(...engine.notes.slice(engineNotesBefore), ...loadNotes(questions, loaded.bench, loaded.systems));
   const report = scoreReport(run, questions, flagInfo);
   if (opts.explorer) {
     report.explorer = scoreExplorer(

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { csvField } from '../benchmark/csv-field.js';
 import { formatSpiderText } from '../benchmark/spider-text.js';
 import { writeOutputFile } from '../benchmark/write-file.js';
 import type { Benchmark, PredictionSet } from '../benchmark/types.js';
@@ -10,13 +11,13 @@ import type { AuditReport } from './pipeline.js';
  * reads) plus the review-queue score, a column SALUS-format readers ignore.
  */
 export function salusCsv(report: AuditReport): string {
-  return 'task_id,predicted_label,score\n' + report.flags.map((f) => `${f.taskId},${f.flagged ? 0 : 1},${f.score.toFixed(6)}\n`).join('');
+  return 'task_id,predicted_label,score\n' + report.flags.map((f) => `${csvField(f.taskId)},${f.flagged ? 0 : 1},${f.score.toFixed(6)}\n`).join('');
 }
 
 /** Every task, most suspicious first: the order in which to review the gold. */
 export function reviewCsv(report: AuditReport): string {
   const rows = [...report.flags].sort((a, b) => a.rank - b.rank || b.score - a.score);
-  return 'rank,task_id,score,flagged,probability\n' + rows.map((f) => `${f.rank},${f.taskId},${f.score.toFixed(6)},${f.flagged ? 1 : 0},${f.probability.toPrecision(6)}\n`).join('');
+  return 'rank,task_id,score,flagged,probability\n' + rows.map((f) => `${f.rank},${csvField(f.taskId)},${f.score.toFixed(6)},${f.flagged ? 1 : 0},${f.probability.toPrecision(6)}\n`).join('');
 }
 
 /** One JSON line per task: flag, probabilities, review-queue score and rank, fired LFs, proposed correction. */

@@ -1,4 +1,4 @@
-import Papa from 'papaparse';
+import { parse } from 'csv-parse/sync';
 
 /** One CSV record and the file lines it spans (a quoted cell may hold line breaks). */
 export interface CsvRow {
@@ -19,98 +19,80 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-/**
- * Whether a record's text has a quote inside a cell that does not start with one (`1, "a, b"`: a
- * space before the quote). papaparse would read that quote as text and split the cell at its comma,
- * silently; csv-parse called it an invalid opening quote, and so does this.
- */
-function quoteInUnquotedCell(raw: string): boolean {
-  let i = 0;
-  while (i < raw.length) {
-    if (raw[i] === '"') {
-      // A quoted cell: to its closing quote (a doubled quote stays inside); papaparse checks the rest.
-      for (i++; i < raw.length; i++) {
-        if (raw[i] === '"') {
-          if (raw[i + 1] !== '"') break;
-          i++;
-        }
-      }
-      while (i < raw.length && raw[i] !== ',') i++;
-    } else {
-      for (; i < raw.length && raw[i] !== ','; i++) if (raw[i] === '"') return true;
-    }
-    i++;
-  }
-  return false;
-}
+/** csv-parse's error codes for malformed quoting, and what to fix. */
+const QUOTE_ERRORS: Record<string, string> = {
+  INVALID_OPENING_QUOTE: 'a quote inside a cell that does not start with one (quote the whole cell, with no space before the quote)',
+  CSV_INVALID_CLOSING_QUOTE: 'text after the closing quote of a quoted cell',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted cell that is never closed',
+};
+
+const isBreak = (c: number): boolean => c === 10 || c === 13;
 
 /**
- * CSV as RFC 4180 writes it (comma, double quotes doubled inside quoted cells, LF or CRLF), parsed
- * by papaparse, which read the bundled DIN-SQL-sized CSVs in less than half csv-parse's CPU time
- * (csv-parse: ~0.1 s each, cold): records with the lines they span, blank lines skipped, records of any
- * length, a leading BOM dropped. A quote inside a cell that does not start with one is an error,
- * as it was with csv-parse, unless `lenientQuotes` (then it is text).
+ * CSV as RFC 4180 writes it (comma, double quotes doubled inside quoted cells, LF, CRLF or CR),
+ * parsed by csv-parse, a state machine linear in the text (papaparse, used before, searched for the
+ * next comma and line break again after every quoted cell: a file without them further on took
+ * 84 s for 6 MB). Records with the lines they span, blank lines skipped, a leading BOM dropped.
+ * A quote inside a cell that does not start with one is an error unless `lenientQuotes` (then it
+ * is text). A record with more cells than the header (the first record) is an error unless
+ * `extraCells`: the extra cells were dropped silently before.
  */
-export function parseCsvRows(text: string, opts: { lenientQuotes?: boolean } = {}): CsvRow[] {
+export function parseCsvRows(text: string, opts: { lenientQuotes?: boolean; extraCells?: boolean } = {}): CsvRow[] {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let records: string[][];
+  try {
+    // csv-parse's `info`/`raw` (where each record ends) cost it several times its parse: lines
+    // are found by recordLines instead.
+    records = parse(src, { relax_column_count: true, relax_quotes: opts.lenientQuotes ?? false, skip_empty_lines: true }) as string[][];
+  } catch (e) {
+    // The record it failed in follows the `records` it read: its first line is the one to fix.
+    const err = e as { code?: string; message?: string; lines?: number; records?: number };
+    const what = (err.code && QUOTE_ERRORS[err.code]) ?? err.message ?? String(e);
+    const k = err.records ?? 0;
+    const line = recordLines(src, k + 1)[k]?.[0] ?? err.lines ?? 1;
+    throw new CsvSyntaxError(`${what} (record starting on line ${line})`, line);
+  }
+  const lines = recordLines(src, records.length);
   const rows: CsvRow[] = [];
-  // The line at `pos`, counted forward only, so the whole file is scanned once.
-  let pos = 0;
-  let line = 1;
-  const lineAt = (to: number): number => {
-    for (let i = src.indexOf('\n', pos); i !== -1 && i < to; i = src.indexOf('\n', i + 1)) line++;
-    pos = to;
-    return line;
-  };
-  let failure: CsvSyntaxError | undefined;
-  Papa.parse<string[]>(src, {
-    ...lineEnding(src),
-    delimiter: ',',
-    quoteChar: '"',
-    escapeChar: '"',
-    skipEmptyLines: true,
-    step: (result, parser) => {
-      const end = result.meta.cursor;
-      // The record starts at the first character after the line breaks that ended the last one.
-      let start = pos;
-      while (start < end && (src[start] === '\n' || src[start] === '\r')) start++;
-      let last = end;
-      while (last > start && (src[last - 1] === '\n' || src[last - 1] === '\r')) last--;
-      const first = lineAt(start);
-      const endLine = lineAt(last);
-      lineAt(end);
-      const error = result.errors.find((e) => e.type === 'Quotes');
-      const record = src.slice(start, last);
-      const stray = !error && !opts.lenientQuotes && record.includes('"') && quoteInUnquotedCell(record);
-      if (error || stray) {
-        const what = error ? error.message : 'a quote inside a cell that does not start with one (quote the whole cell, with no space before the quote)';
-        failure = new CsvSyntaxError(`${what} (record starting on line ${first})`, first);
-        parser.abort();
-        return;
-      }
-      rows.push({ cells: result.data, line: first, endLine });
-    },
+  records.forEach((cells, i) => {
+    const [line, endLine] = lines[i] ?? [1, 1];
+    const width = rows[0]?.cells.length;
+    if (!opts.extraCells && width !== undefined && cells.length > width) {
+      throw new CsvSyntaxError(`${cells.length} cells on the record starting on line ${line}, but the header has ${width}`, line);
+    }
+    rows.push({ cells, line, endLine });
   });
-  if (failure) throw failure;
   return rows;
 }
 
-/** How far papaparse looks for the line ending it guesses (papaparse.js guessLineEndings: 1 MB). */
-const GUESS_CHARS = 1024 * 1024;
-
 /**
- * papaparse's guess of the line ending when it is certain: with no CR among the characters it looks
- * at, it guesses LF, and that is given here. Its guess copies that text, strips every quoted section
- * with a regular expression and splits it twice (~5 ms per DIN-SQL-sized CSV); any CR is left to it.
+ * The first and last line of each of the first `n` records, in one pass: a record ends at a line
+ * break outside quotes, blank lines between records are skipped. Once csv-parse has accepted the
+ * quoting, every quote opens or closes a quoted cell or is one of a doubled pair, so counting them
+ * tells inside from outside. (Lenient quotes can mislead it; their only caller ignores lines.)
  */
-function lineEnding(text: string): { newline?: '\n' } {
-  const cr = text.indexOf('\r');
-  return cr === -1 || cr >= GUESS_CHARS ? { newline: '\n' } : {};
+function recordLines(src: string, n: number): [number, number][] {
+  const out: [number, number][] = [];
+  let line = 1;
+  let i = 0;
+  while (out.length < n && i < src.length) {
+    while (i < src.length && isBreak(src.charCodeAt(i))) if (src.charCodeAt(i++) === 10) line++;
+    const first = line;
+    let quoted = false;
+    for (; i < src.length; i++) {
+      const c = src.charCodeAt(i);
+      if (c === 34) quoted = !quoted;
+      else if (isBreak(c) && !quoted) break;
+      else if (c === 10) line++;
+    }
+    out.push([first, line]);
+  }
+  return out;
 }
 
 /**
  * A record's cells keyed by the header's `names` (csv-parse's `columns`): a short record lacks the
- * last names, a long one's extra cells are dropped.
+ * last names (parseCsvRows refuses a long one unless asked).
  */
 export function cellsByName(names: readonly string[], row: CsvRow): Record<string, string> {
   const out: Record<string, string> = {};

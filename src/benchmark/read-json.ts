@@ -1,14 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { InputFileError } from '../errors.js';
+import { readInputText } from './input-file.js';
 
-/** Reads a file as text, turning I/O failures into a user error that names the file. */
+/**
+ * Reads an input file as text: a regular file within the input size limit, valid UTF-8, a BOM
+ * dropped; anything else is an InputFileError naming the file (src/benchmark/input-file.ts).
+ */
 export function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputFileError(file, undefined, code === 'ENOENT' ? 'no such file' : `cannot read (${(e as Error).message})`);
-  }
+  return readInputText(file);
 }
 
 /** Parses JSON and, when it is malformed, reports the line of the syntax error. */

@@ -1,5 +1,5 @@
 /** yargs's own keys and the output options (--json, --csv, ...), which are the CLI's, not the library's. */
-const NOT_API = new Set(['_', '$0', 'j', 'json', 'csv', 'md', 'html', 'wide']);
+const NOT_API = new Set(['_', '$0', 'j', 'json', 'csv', 'csv-raw', 'csvRaw', 'md', 'html', 'wide']);
 
 /**
  * The options a command hands the library (src/api/): yargs's camelCase keys, without its

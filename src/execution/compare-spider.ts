@@ -1,3 +1,4 @@
+import { pythonStrip } from '../sql/python-text.js';
 import { tokenize } from '../sql/tokenize.js';
 import { cellKey, comparePythonStrings, joinCellKeys, pythonStrWithType, rowKey } from '../values/python-value.js';
 import type { Cell, ExecResult } from './types.js';
@@ -61,13 +62,6 @@ function rewriteForExecution(sql: string, keepDistinct: boolean, isPrediction: b
   if (post === '') return undefined;
   return replaceCurYear(removeDistinct(post));
 }
-
-/** Python's `str.strip()`: the characters `str.isspace()` accepts (JS's trim differs: U+FEFF, U+001C-U+001F, U+0085). */
-export function pythonStrip(s: string): string {
-  return s.replace(PY_STRIP, '');
-}
-const PY_WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const PY_STRIP = new RegExp(`^[${PY_WS}]+|[${PY_WS}]+$`, 'g');
 
 /** Row order matters iff the (processed) gold contains `order by`, as the original tests it. */
 export function spiderOrderMatters(goldSql: string, keepDistinct: boolean): boolean {

@@ -7,7 +7,7 @@ import type { EmCache, EmItem } from './em-run.js';
  * Bumped whenever exact match (src/sql/spider-*.ts) scores anything differently, so that older
  * kept results are not reused.
  */
-export const EM_FORMAT = 1;
+export const EM_FORMAT = 2;
 
 /**
  * Exact-match results kept in the run store. Exact match parses every prediction with Spider's

@@ -1,6 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { sqliteInUse, type SqliteInUse } from './sqlite-check.js';
 import type { SqliteCompat } from './sqlite-compat.js';
@@ -199,8 +199,31 @@ export class ExecutionEngine {
       throw new UserError(`${who}unknown database "${dbId}": ${path} does not exist (check --db-root and the questions file)`);
     }
     if (problem) throw new UserError(`${who}database "${dbId}": ${path} ${problem} (check --db-root)`);
+    this.noteLinkOutside(path);
     this.paths.set(dbId, path);
     return path;
+  }
+
+  private realDbRoot: string | undefined;
+  private linkOutsideNoted = false;
+
+  /**
+   * A database file (or a test-suite file beside it) may be a link that leads outside --db-root:
+   * it is read where it points, which the run says once (the first such file named).
+   */
+  private noteLinkOutside(path: string): void {
+    if (this.linkOutsideNoted) return;
+    let real: string;
+    try {
+      this.realDbRoot ??= realpathSync(this.opts.dbRoot);
+      real = realpathSync(path);
+    } catch {
+      return;
+    }
+    const rel = relative(this.realDbRoot, real);
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return;
+    this.linkOutsideNoted = true;
+    this.notes.push(`database files under --db-root resolve outside it through links (the first: ${path} → ${real}); they are read where they point`);
   }
 
   /**
@@ -218,6 +241,7 @@ export class ExecutionEngine {
         );
       }
       files = found.files;
+      for (const f of files) this.noteLinkOutside(f);
       this.folders.set(dbId, files);
     }
     return files;

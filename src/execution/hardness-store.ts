@@ -7,7 +7,7 @@ import type { HardnessCache } from './ex-run.js';
  * Bumped whenever Spider hardness (src/sql/spider-hardness.ts, spider-structure.ts, the lexer they
  * use) gives any query a different level, so that older kept levels are not reused.
  */
-export const HARDNESS_FORMAT = 1;
+export const HARDNESS_FORMAT = 2;
 const LEVELS = new Set(['easy', 'medium', 'hard', 'extra']);
 
 /**

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readInputText } from '../benchmark/input-file.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputFileError } from '../errors.js';
@@ -34,13 +35,7 @@ export function defaultPromptsDir(): string {
 
 export function loadPrompt(name: PromptName, dir: string = defaultPromptsDir()): PromptTemplate {
   const file = join(dir, `${name}.md`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputFileError(file, undefined, `cannot read the prompt template: ${(e as Error).message}`);
-  }
-  return parsePrompt(name, file, text);
+  return parsePrompt(name, file, readInputText(file));
 }
 
 export function parsePrompt(name: string, file: string, text: string): PromptTemplate {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
+import { existsSync, readdirSync } from 'node:fs';
+import { readInputBytes } from '../benchmark/input-file.js';
 import { readDatabase } from '../benchmark/read-database.js';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvRows } from '../benchmark/csv-rows.js';
 import { databaseFile } from '../execution/engine.js';
@@ -87,12 +88,12 @@ export function readDescriptions(dir: string, tables: string[]): Map<string, str
   for (const t of tables) {
     const f = files.get(t.toLowerCase());
     if (!f) continue;
-    const buf = readFileSync(join(dir, f));
+    const buf = readInputBytes(join(dir, f));
     const text = isUtf8(buf) ? buf.toString('utf8') : buf.toString('latin1');
     let rows: string[][];
     try {
       // BIRD's description files have stray quotes in free text (csv-parse's relax_quotes before).
-      rows = parseCsvRows(text, { lenientQuotes: true }).map((r) => r.cells);
+      rows = parseCsvRows(text, { lenientQuotes: true, extraCells: true }).map((r) => r.cells);
     } catch {
       continue;
     }

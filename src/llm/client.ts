@@ -211,7 +211,8 @@ export class LlmClient {
       ticket?.commit(result.costUsd);
       if (ticket) {
         this.stats.reservedUsd += worst;
-        this.stats.billedBeyondWorstUsd += Math.max(0, result.costUsd - worst);
+        // Without a cost cap no worst case was counted (0): nothing can be said to exceed it.
+        if (this.opts.budget?.limits.maxCostUsd !== undefined) this.stats.billedBeyondWorstUsd += Math.max(0, result.costUsd - worst);
       }
       this.opts.cache?.put(key, parts, result);
       this.count(result);

@@ -1,11 +1,11 @@
+import { csvField } from '../benchmark/csv-field.js';
 import { isInterval, type Cell, type Report, type Table } from './model.js';
 
-/**
- * RFC 4180 quoting: a field with a comma, quote, CR or LF is wrapped in quotes and its quotes doubled.
- * A leading `=`, `+`, `-` or `@` is left alone: numbers like -0.02 must stay numbers.
- */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+export { csvField, neutralizeFormula } from '../benchmark/csv-field.js';
+
+/** `raw`: cells as they are, formula-like ones too (`--csv-raw`). */
+export interface CsvOptions {
+  raw?: boolean;
 }
 
 function rawValue(cell: Cell): string {
@@ -20,7 +20,8 @@ function rawValue(cell: Cell): string {
  * One table as CSV with raw values (fractions, full precision), CRLF-free (`\n` line ends).
  * A column holding intervals becomes three columns: `<header>`, `<header> low`, `<header> high`.
  */
-export function renderCsvTable(table: Table): string {
+export function renderCsvTable(table: Table, opts: CsvOptions = {}): string {
+  const field = (v: string): string => csvField(v, opts.raw);
   const intervalCols = new Set(
     table.columns.filter((c) => table.rows.some((r) => isInterval(r[c.key]))).map((c) => c.key),
   );
@@ -29,7 +30,7 @@ export function renderCsvTable(table: Table): string {
     header.push(c.header);
     if (intervalCols.has(c.key)) header.push(`${c.header} low`, `${c.header} high`);
   }
-  const lines = [header.map(csvField).join(',')];
+  const lines = [header.map(field).join(',')];
   for (const row of table.rows) {
     const fields: string[] = [];
     for (const c of table.columns) {
@@ -39,7 +40,7 @@ export function renderCsvTable(table: Table): string {
         fields.push(isInterval(cell) ? String(cell.low) : '', isInterval(cell) ? String(cell.high) : '');
       }
     }
-    lines.push(fields.map(csvField).join(','));
+    lines.push(fields.map(field).join(','));
   }
   return lines.join('\n') + '\n';
 }
@@ -48,7 +49,7 @@ export function renderCsvTable(table: Table): string {
  * CSV carries ONE table, the report's main one (the first section that has a table), so the
  * output parses as a single CSV. Everything else is in `--json`, `--md` and `--html`.
  */
-export function renderCsv(report: Report): string {
+export function renderCsv(report: Report, opts: CsvOptions = {}): string {
   const main = report.sections.find((s) => s.table)?.table;
-  return main ? renderCsvTable(main) : '';
+  return main ? renderCsvTable(main, opts) : '';
 }

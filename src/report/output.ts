@@ -16,7 +16,8 @@
  * Options added by `addReportOptions` (src/commands/report-options.ts):
  * - (none)          the terminal table on stdout
  * - `--json`        `JSON.stringify(jsonObject, null, 2)` on stdout and NOTHING else there
- * - `--csv [FILE]`  the main table as CSV to FILE (its provenance beside it in FILE.meta.json), or to stdout without FILE (or with `-`)
+ * - `--csv [FILE]`  the main table as CSV to FILE (its provenance beside it in FILE.meta.json), or to stdout without FILE (or with `-`);
+ *                   formula-like cells get a leading ' unless `--csv-raw` (csv.ts)
  * - `--md [FILE]`   the report as Markdown, likewise
  * - `--html FILE`   the self-contained HTML page to FILE
  * - `--wide`        the terminal table at full width; otherwise it is fitted to the terminal's columns
@@ -40,6 +41,8 @@ import { redact } from '../llm/secrets.js';
 export interface ReportOptions {
   json?: boolean;
   csv?: string;
+  /** --csv-raw: formula-like cells as they are (default: neutralised, see csv.ts). */
+  csvRaw?: boolean;
   md?: string;
   html?: string;
   wide?: boolean;
@@ -79,6 +82,7 @@ export function checkReportOptions(argv: ReportOptions): void {
   if (stdoutFormats.length > 1) {
     throw new UserError(`${stdoutFormats.join(' and ')} would all write to stdout; give --csv/--md a FILE`);
   }
+  if (argv.csvRaw && argv.csv === undefined) throw new UserError('--csv-raw changes what --csv writes: add --csv [FILE] or drop --csv-raw');
   if (argv.html !== undefined && (argv.html === '' || argv.html === '-')) {
     throw new UserError('--html needs a FILE to write (the page is not printed to stdout)');
   }
@@ -111,14 +115,15 @@ export function reportFiles(argv: ReportOptions): { flag: string; path: string }
  */
 export function emitReport(report: Report, json: unknown, argv: ReportOptions, io: ReportIo = processIo): void {
   checkReportOptions(argv);
-  const render = { '--csv': renderCsv, '--md': renderMarkdown, '--html': renderHtml };
+  const csv = (r: Report): string => renderCsv(r, { raw: argv.csvRaw === true });
+  const render = { '--csv': csv, '--md': renderMarkdown, '--html': renderHtml };
   const files: (readonly [string, string, string])[] = reportFiles(argv).map(({ flag, path }) => [flag, path, render[flag as keyof typeof render](report)] as const);
   // CSV has no place for the provenance that every reader skips: it goes beside the file.
   const csvFile = files.find(([flag]) => flag === '--csv');
   if (csvFile && report.provenance) files.push(['--csv', `${csvFile[1]}.meta.json`, metaCompanion(report.provenance)]);
 
   if (argv.json) io.stdout(JSON.stringify(json, null, 2) + '\n');
-  else if (toStdout(argv.csv)) io.stdout(renderCsv(report));
+  else if (toStdout(argv.csv)) io.stdout(csv(report));
   else if (toStdout(argv.md)) io.stdout(renderMarkdown(report));
   else io.stdout(renderTerminal(report, argv.wide ? Infinity : (io.columns?.() ?? DEFAULT_COLUMNS)));
 

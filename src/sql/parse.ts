@@ -64,7 +64,28 @@ function fullParse(sql: string): FullParse | { error: string } {
   return result;
 }
 
+/**
+ * node-sql-parser is a recursive-descent parser with no depth bound of its own: past a few thousand
+ * nested parentheses it overflows the stack. Text nested deeper than this (counted over every
+ * parenthesis, quoted or not: a bound, not a parse) or longer than MAX_PARSE_CHARS is not given to
+ * it; callers then fall back to the token-based readings, which are linear.
+ */
+const MAX_PARSE_NESTING = 200;
+const MAX_PARSE_CHARS = 200_000;
+
+function tooBigToParse(sql: string): boolean {
+  if (sql.length > MAX_PARSE_CHARS) return true;
+  let depth = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charCodeAt(i);
+    if (c === 40 && ++depth > MAX_PARSE_NESTING) return true;
+    if (c === 41) depth--;
+  }
+  return false;
+}
+
 function tryModes(sql: string): FullParse | { error: string } {
+  if (tooBigToParse(sql)) return { error: `not parsed: longer than ${MAX_PARSE_CHARS} characters or nested deeper than ${MAX_PARSE_NESTING} parentheses` };
   let firstError = '';
   const attempts: Array<[ParseMode, string, 'sqlite' | 'mysql']> = [
     ['sqlite', sql, 'sqlite'],

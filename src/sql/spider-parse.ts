@@ -138,35 +138,60 @@ function tablesWithAlias(schema: SpiderSchema, toks: string[]): Map<string, stri
   return tables;
 }
 
+/**
+ * CPython's default recursion limit, and the frames already on the stack when evaluation.py (run as a
+ * script) enters `parse_sql`: `<module>`, `evaluate`, `get_sql`. Every Parser method that stands for one
+ * of process_sql.py's functions counts one frame, so a prediction nested too deeply fails here where
+ * the official parser raises RecursionError (its bare `except:` then scores the empty query). The
+ * exact depth varies with the Python version and caller; this bound also keeps the JS stack safe.
+ */
+const PY_RECURSION_LIMIT = 1000;
+const PY_FRAMES_BEFORE_PARSE_SQL = 3;
+
 class Parser {
+  private frames = PY_FRAMES_BEFORE_PARSE_SQL;
+
   constructor(
     private readonly toks: string[],
     private readonly aliases: Map<string, string>,
     private readonly schema: SpiderSchema,
   ) {}
 
+  /** A call into one of process_sql.py's functions: Python's RecursionError past the limit. */
+  private enter(): void {
+    if (++this.frames >= PY_RECURSION_LIMIT) fail('RecursionError: maximum recursion depth exceeded');
+  }
+
+  /** Its return (a failure throws and abandons the whole parse, so needs no unwinding). */
+  private done<T>(result: T): T {
+    this.frames--;
+    return result;
+  }
+
   private at(i: number, toks: string[] = this.toks): string {
     return pyIndex(toks, i);
   }
 
   parseCol(toks: string[], start: number, defaults: string[] | undefined): [number, string] {
+    this.enter();
     const tok = this.at(start, toks);
-    if (tok === '*') return [start + 1, lookup(this.schema.idMap, tok)];
+    if (tok === '*') return this.done([start + 1, lookup(this.schema.idMap, tok)]);
     if (tok.includes('.')) {
       const parts = tok.split('.');
       if (parts.length !== 2) fail(`ValueError: cannot unpack ${tok}`);
       const key = `${lookup(this.aliases, parts[0]!)}.${parts[1]!}`;
-      return [start + 1, lookup(this.schema.idMap, key)];
+      return this.done([start + 1, lookup(this.schema.idMap, key)]);
     }
     if (!defaults || defaults.length === 0) fail('Default tables should not be None or empty');
     for (const alias of defaults) {
       const table = lookup(this.aliases, alias);
-      if (lookup(this.schema.tables, table).includes(tok)) return [start + 1, lookup(this.schema.idMap, `${table}.${tok}`)];
+      if (lookup(this.schema.tables, table).includes(tok)) return this.done([start + 1, lookup(this.schema.idMap, `${table}.${tok}`)]);
     }
     fail(`Error col: ${tok}`);
   }
 
   parseColUnit(toks: string[], start: number, defaults: string[] | undefined): [number, ColUnit] {
+    this.enter();
     let idx = start;
     const len = toks.length;
     let block = false;
@@ -188,7 +213,7 @@ class Parser {
       [idx, col] = this.parseCol(toks, idx, defaults);
       if (!(idx < len && this.at(idx, toks) === ')')) fail('expected )');
       idx++;
-      return [idx, [agg, col, distinct]];
+      return this.done([idx, [agg, col, distinct]]);
     }
     if (this.at(idx, toks) === 'distinct') {
       idx++;
@@ -200,10 +225,11 @@ class Parser {
       if (this.at(idx, toks) !== ')') fail('expected )');
       idx++;
     }
-    return [idx, [0, col, distinct]];
+    return this.done([idx, [0, col, distinct]]);
   }
 
   parseValUnit(start: number, defaults: string[] | undefined): [number, ValUnit] {
+    this.enter();
     let idx = start;
     const len = this.toks.length;
     let block = false;
@@ -224,17 +250,19 @@ class Parser {
       if (this.at(idx) !== ')') fail('expected )');
       idx++;
     }
-    return [idx, [unitOp, col1, col2]];
+    return this.done([idx, [unitOp, col1, col2]]);
   }
 
   parseTableUnit(start: number): [number, string, string] {
+    this.enter();
     const len = this.toks.length;
     const key = lookup(this.aliases, this.at(start));
     const idx = start + 1 < len && this.at(start + 1) === 'as' ? start + 3 : start + 1;
-    return [idx, lookup(this.schema.idMap, key), key];
+    return this.done([idx, lookup(this.schema.idMap, key), key]);
   }
 
   parseValue(start: number, defaults: string[] | undefined): [number, CondValue] {
+    this.enter();
     let idx = start;
     const len = this.toks.length;
     let block = false;
@@ -268,10 +296,11 @@ class Parser {
       if (this.at(idx) !== ')') fail('expected )');
       idx++;
     }
-    return [idx, val];
+    return this.done([idx, val]);
   }
 
   parseCondition(start: number, defaults: string[] | undefined): [number, Condition] {
+    this.enter();
     let idx = start;
     const len = this.toks.length;
     const conds: Condition = [];
@@ -303,10 +332,11 @@ class Parser {
         idx++;
       }
     }
-    return [idx, conds];
+    return this.done([idx, conds]);
   }
 
   parseSelect(start: number, defaults: string[]): [number, SpiderSql['select']] {
+    this.enter();
     let idx = start;
     const len = this.toks.length;
     if (this.at(idx) !== 'select') fail("'select' not found");
@@ -328,10 +358,11 @@ class Parser {
       units.push([agg, vu]);
       if (idx < len && this.at(idx) === ',') idx++;
     }
-    return [idx, [distinct, units]];
+    return this.done([idx, [distinct, units]]);
   }
 
   parseFrom(start: number): [number, TableUnit[], Condition, string[]] {
+    this.enter();
     const from = this.toks.indexOf('from', start);
     if (from < 0) fail("'from' not found");
     const len = this.toks.length;
@@ -370,19 +401,21 @@ class Parser {
       }
       if (idx < len && (CLAUSE_KEYWORDS.includes(this.at(idx)) || [')', ';'].includes(this.at(idx)))) break;
     }
-    return [idx, units, conds, defaults];
+    return this.done([idx, units, conds, defaults]);
   }
 
   private parseClauseConds(word: string, start: number, defaults: string[]): [number, Condition] {
-    if (start >= this.toks.length || this.at(start) !== word) return [start, []];
-    return this.parseCondition(start + 1, defaults);
+    this.enter();
+    if (start >= this.toks.length || this.at(start) !== word) return this.done([start, []]);
+    return this.done(this.parseCondition(start + 1, defaults));
   }
 
   parseGroupBy(start: number, defaults: string[]): [number, ColUnit[]] {
+    this.enter();
     let idx = start;
     const len = this.toks.length;
     const units: ColUnit[] = [];
-    if (idx >= len || this.at(idx) !== 'group') return [idx, units];
+    if (idx >= len || this.at(idx) !== 'group') return this.done([idx, units]);
     idx++;
     if (this.at(idx) !== 'by') fail('expected by');
     idx++;
@@ -393,15 +426,16 @@ class Parser {
       if (idx < len && this.at(idx) === ',') idx++;
       else break;
     }
-    return [idx, units];
+    return this.done([idx, units]);
   }
 
   parseOrderBy(start: number, defaults: string[]): [number, SpiderSql['orderBy']] {
+    this.enter();
     let idx = start;
     const len = this.toks.length;
     const units: ValUnit[] = [];
     let direction = 'asc';
-    if (idx >= len || this.at(idx) !== 'order') return [idx, []];
+    if (idx >= len || this.at(idx) !== 'order') return this.done([idx, []]);
     idx++;
     if (this.at(idx) !== 'by') fail('expected by');
     idx++;
@@ -416,25 +450,28 @@ class Parser {
       if (idx < len && this.at(idx) === ',') idx++;
       else break;
     }
-    return [idx, [direction, units]];
+    return this.done([idx, [direction, units]]);
   }
 
   parseLimit(start: number): [number, number | null] {
+    this.enter();
     if (start < this.toks.length && this.at(start) === 'limit') {
       // The official check `type(tok) != int` holds for every token (they are strings): always 1.
       this.at(start + 1);
-      return [start + 2, 1];
+      return this.done([start + 2, 1]);
     }
-    return [start, null];
+    return this.done([start, null]);
   }
 
   private skipSemicolons(start: number): number {
+    this.enter();
     let idx = start;
     while (idx < this.toks.length && this.toks[idx] === ';') idx++;
-    return idx;
+    return this.done(idx);
   }
 
   parseSql(start: number): [number, SpiderSql] {
+    this.enter();
     let block = false;
     const len = this.toks.length;
     let idx = start;
@@ -479,6 +516,6 @@ class Parser {
       [idx, sub] = this.parseSql(idx + 1);
       sql[op] = sub;
     }
-    return [idx, sql];
+    return this.done([idx, sql]);
   }
 }

@@ -83,9 +83,17 @@ export function parseSpiderStructure(sql: string): SpiderStructure {
   }
 }
 
+/**
+ * How deep queries and parenthesised conditions may nest: deeper text is left unread (`parsed: false`),
+ * which keeps this parser and the counts that walk its result within the JS stack. Spider's own parser
+ * gives up far earlier (Python's recursion limit: spider-parse.ts).
+ */
+const MAX_NESTING = 500;
+
 class StructureParser {
   ok = true;
   private i = 0;
+  private nesting = 0;
 
   constructor(private readonly toks: Token[]) {}
 
@@ -161,8 +169,27 @@ class StructureParser {
     }
   }
 
+  /** Past MAX_NESTING: the rest of the text is skipped unread. */
+  private tooDeep(): boolean {
+    if (this.nesting < MAX_NESTING) return false;
+    this.ok = false;
+    this.i = this.toks.length;
+    return true;
+  }
+
   parseQuery(): SpiderSelect {
     const q = emptySelect();
+    if (this.tooDeep()) return q;
+    this.nesting++;
+    try {
+      this.readQuery(q);
+    } finally {
+      this.nesting--;
+    }
+    return q;
+  }
+
+  private readQuery(q: SpiderSelect): void {
     let block = 0;
     while (this.text() === '(') {
       block++;
@@ -206,7 +233,6 @@ class StructureParser {
     } else if (!this.atEnd() && this.text() !== ')') {
       this.ok = false;
     }
-    return q;
   }
 
   /** Outside Spider's grammar: WITH name AS (...), ... is skipped to reach the SELECT. */
@@ -341,7 +367,10 @@ class StructureParser {
         // (a OR b): outside Spider's grammar; read the inner units into this list.
         this.ok = false;
         this.i++;
+        if (this.tooDeep()) break;
+        this.nesting++;
         this.parseConditions(list);
+        this.nesting--;
         if (this.text() === ')') this.i++;
       } else {
         list.units.push(this.parseCondUnit());

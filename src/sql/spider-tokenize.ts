@@ -10,11 +10,14 @@
  * (a period, ? or ! followed by space and more text), and the official fixtures show no parse
  * outcome depends on it, so the text is treated as one sentence.
  */
+import { PY_SPACE_CLASS, pyTrailingSpaceStart } from './python-text.js';
+
 export class SpiderTokenizeError extends Error {}
 
 // nltk word_tokenize's rules in order (NLTKWordTokenizer, nltk 3.8). Python's \d and \s are
 // Unicode-aware; quotes never reach it here (step 2 removes them) but their rules are kept.
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+// Every rule is linear in the text: the two anchored at the end are index scans (finalPeriod).
+type Rule = [RegExp, string] | ((t: string) => string);
 const STARTING_QUOTES: [RegExp, string][] = [
   [/([«“‘„]|`+)/gu, ' $1 '],
   [/^"/gu, '``'],
@@ -22,13 +25,15 @@ const STARTING_QUOTES: [RegExp, string][] = [
   [/([ ([{<])("|'{2})/gu, '$1 `` '],
   [/(')(?!re|ve|ll|m|t|s|d|n)(\w)\b/giu, '$1 $2'],
 ];
-const PUNCTUATION: [RegExp, string][] = [
-  [new RegExp(`([^.])(\\.)([\\])}>"'»”’ ]*)[${PY_SPACE}]*$`, 'gu'), '$1 $2 $3 '],
+const PUNCTUATION: Rule[] = [
+  // ([^\.])(\.)([\]\)}>"\'»”’ ]*)\s*$ → \1 \2 \3
+  (t) => finalPeriod(t, `])}>"'»”’ `, ' '),
   [/([:,])([^\p{Nd}])/gu, ' $1 $2'],
   [/([:,])$/gu, ' $1 '],
   [/\.{2,}/gu, ' $& '],
   [/[;@#$%&]/gu, ' $& '],
-  [new RegExp(`([^.])(\\.)([\\])}>"']*)[${PY_SPACE}]*$`, 'gu'), '$1 $2$3 '],
+  // ([^\.])(\.)([\]\)}>"\']*)\s*$ → \1 \2\3
+  (t) => finalPeriod(t, `])}>"'`, ''),
   [/[?!]/gu, ' $& '],
   [/([^'])' /gu, "$1 ' "],
   [/[*]/gu, ' $& '],
@@ -54,13 +59,32 @@ const CONTRACTIONS: RegExp[] = [
   / ('t)(is)\b/gi,
   / ('t)(was)\b/gi,
 ];
-const SPLIT = new RegExp(`[${PY_SPACE}]+`, 'u');
+const SPLIT = new RegExp(`[${PY_SPACE_CLASS}]+`, 'u');
+
+/**
+ * nltk's `([^\.])(\.)([CLOSERS]*)\s*$` rule (sub, replacement `\1 \2<gap>\3 `) without its regex,
+ * which backtracks across a whitespace run once per position (quadratic). It matches only where the
+ * text ends in a period, then closers, then whitespace: strip the final whitespace, then the closers
+ * before it; the character left must be a `.` not preceded by another `.` (nor by nothing).
+ * The closers group is greedy, so it takes the spaces (when it may) that begin the final whitespace.
+ */
+export function finalPeriod(t: string, closers: string, gap: string): string {
+  const spaceFrom = pyTrailingSpaceStart(t);
+  let q = spaceFrom;
+  while (q > 0 && closers.includes(t[q - 1]!)) q--;
+  if (q < 2 || t[q - 1] !== '.' || t[q - 2] === '.') return t;
+  let groupEnd = spaceFrom;
+  while (groupEnd < t.length && closers.includes(t[groupEnd]!)) groupEnd++;
+  return `${t.slice(0, q - 1)} .${gap}${t.slice(q, groupEnd)} `;
+}
+
+const applyRule = (t: string, rule: Rule): string => (typeof rule === 'function' ? rule(t) : t.replace(rule[0], rule[1]));
 
 /** nltk's `word_tokenize` on one sentence. */
 export function treebankWords(text: string): string[] {
   let t = text;
   for (const [re, sub] of STARTING_QUOTES) t = t.replace(re, sub);
-  for (const [re, sub] of PUNCTUATION) t = t.replace(re, sub);
+  for (const rule of PUNCTUATION) t = applyRule(t, rule);
   t = t.replace(PARENS_BRACKETS[0], PARENS_BRACKETS[1]);
   t = t.replace(DOUBLE_DASHES[0], DOUBLE_DASHES[1]);
   t = ` ${t} `;
@@ -75,27 +99,49 @@ export function spiderTokens(sql: string): string[] {
   const quotes: number[] = [];
   for (let i = 0; i < s.length; i++) if (s[i] === '"') quotes.push(i);
   if (quotes.length % 2 !== 0) throw new SpiderTokenizeError('Unexpected quote');
+  // Each quoted span (pairs in order) becomes `__val_<open>_<close>__`: the official code edits the
+  // string once per pair from the last; built in one pass here (the same text, linear).
   const vals = new Map<string, string>();
-  for (let i = quotes.length - 1; i >= 0; i -= 2) {
-    const q1 = quotes[i - 1]!;
-    const q2 = quotes[i]!;
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < quotes.length; i += 2) {
+    const q1 = quotes[i]!;
+    const q2 = quotes[i + 1]!;
     const key = `__val_${q1}_${q2}__`;
     vals.set(key, s.slice(q1, q2 + 1));
-    s = s.slice(0, q1) + key + s.slice(q2 + 1);
+    parts.push(s.slice(from, q1), key);
+    from = q2 + 1;
   }
-  let toks = treebankWords(s).map((w) => {
+  parts.push(s.slice(from));
+  s = parts.join('');
+  const toks = treebankWords(s).map((w) => {
     const low = w.toLowerCase();
     return vals.get(low) ?? low;
   });
-  const eqs: number[] = [];
-  toks.forEach((t, i) => t === '=' && eqs.push(i));
-  for (const eq of eqs.reverse()) {
-    const pre = pyIndex(toks, eq - 1);
-    if (pre === '!' || pre === '>' || pre === '<') {
-      toks = [...pySlice(toks, 0, eq - 1), pre + '=', ...pySlice(toks, eq + 1)];
-    }
+  return mergeComparisons(toks);
+}
+
+const isPrefix = (t: string): boolean => t === '!' || t === '>' || t === '<';
+
+/**
+ * The official `=` merge: for each `=` from the last, `toks = toks[:i-1] + [pre + '='] + toks[i+1:]`
+ * when the token before it is `!`, `>` or `<`. A merge never moves an earlier token, and the token
+ * before an `=` is never itself a merged one, so every merge at i ≥ 1 is decided on the original
+ * tokens and applied in one pass (the official list rebuilding is quadratic). An `=` first of all,
+ * merged last, reads `toks[-1]` and is reproduced as written.
+ */
+function mergeComparisons(toks: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const next = toks[i + 1];
+    if (next === '=' && isPrefix(toks[i]!)) {
+      out.push(toks[i]! + '=');
+      i++;
+    } else out.push(toks[i]!);
   }
-  return toks;
+  if (toks[0] !== '=') return out;
+  const pre = pyIndex(out, -1);
+  return isPrefix(pre) ? [...pySlice(out, 0, -1), pre + '=', ...pySlice(out, 1)] : out;
 }
 
 /** Python's `xs[i]`: negative indexes count from the end; out of range throws (IndexError). */
