@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED, runCli } from './helpers/cli.js';
+import { ROOT, SHARED, runCli } from './helpers/cli.js';
 
 const BOARD = join(SHARED, 'bird-leaderboard', 'overall-ex.csv');
 
@@ -164,6 +164,12 @@ describe('leaderboard --board on a tiny CSV (hand computations)', () => {
     expect(j.dev.top).toBe(leader.name);
     expect(j.dev.withinNoiseBoundOfTop).toHaveLength(within);
     expect(within).toBe(28);
+    // docs/commands/leaderboard.md quotes this run's figures
+    const page = readFileSync(join(ROOT, 'docs', 'commands', 'leaderboard.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(page).toContain(
+      `g* = ${(j.threshold * 100).toFixed(2)} points; on test ${j.withinNoiseBoundOfTop.length} of the ${j.systems.length - 1} systems below #1 are within it; ` +
+        `on dev, the dev leader is within it of ${within} of the other ${rows.length - 1}; tau-b ${j.tauB!.toFixed(3)} against an expected ${j.expectedTau!.toFixed(3)}`,
+    );
   });
 
   it('one system: no pairs, tau undefined (null in JSON)', async () => {

@@ -17,5 +17,6 @@ describe('the bundled flags are what the code makes', () => {
     expect(readFileSync(join(AUDIT, 'flags.csv'), 'utf8')).toBe(fresh);
     const flagged = fresh.trim().split('\n').slice(1).filter((l) => l.split(',')[1] === '0').length;
     expect(readFileSync(join(AUDIT, 'README.md'), 'utf8')).toContain(`It flags ${flagged} of 1,034 tasks`);
+    expect(readFileSync(join(ROOT, 'docs', 'commands', 'score.md'), 'utf8').replace(/\s+/g, ' ')).toContain(`(${flagged} flagged tasks;`);
   }, 300_000);
 });

@@ -61,7 +61,7 @@ export const HELP_EXAMPLES = {
     { command: '$0 stats gap --n 1034 --error-rate 0.25 --confidence 0.99', description: 'From an error rate instead, at 99%' },
   ],
   'stats prevalence': [
-    { command: '$0 stats prevalence --n 1034 --flagged 258 --tp 40 --fp 10 --fn 20 --tn 130', description: 'The error rate implied by 258 flags and a labelled sample of the detector' },
+    { command: '$0 stats prevalence --n 1034 --flagged 252 --tp 40 --fp 10 --fn 20 --tn 130', description: 'The error rate implied by 252 flags and a labelled sample of the detector' },
   ],
   'stats detector': [
     { command: '$0 stats detector --tp 40 --fp 10 --fn 20 --tn 130', description: 'Precision, recall, F1, MCC, specificity and their floors' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { maxLineWidth, runCli, SHARED } from '../helpers/cli.js';
+import { maxLineWidth, ROOT, runCli, SHARED } from '../helpers/cli.js';
 
 const ROSE = join(SHARED, 'rose');
 const BIRD = join(ROSE, 'data', 'annotations', 'rose-vec-bird.json');
@@ -30,6 +30,22 @@ const ARGS = [
 const r4 = (x: number) => x.toFixed(4);
 
 describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => {
+  it("prints the rows docs/commands/validate.md shows for its ROSE-VEC command", async () => {
+    const page = readFileSync(join(ROOT, 'docs', 'commands', 'validate.md'), 'utf8');
+    const block = page.slice(page.indexOf('## ROSE-VEC'));
+    const shown = block.slice(block.indexOf('```text\n') + 8, block.indexOf('```', block.indexOf('```text\n') + 8)).trim().split('\n');
+    expect(shown.length).toBeGreaterThan(2);
+    const r = await runCli([
+      'validate', '--set', BIRD, '--set', SPIDER,
+      '--judge', `o3=${both('o3', 'ROSE')}`,
+      '--judge', `gemini-2.5-pro=${both('gemini-2.5-pro', 'ROSE')}`,
+      '--judge', `deepseek-r1=${both('deepseek-r1', 'ROSE')}`,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const printed = new Set(r.stdout.split('\n').map((l) => l.trimEnd()));
+    for (const line of shown) expect(printed.has(line.trimEnd()), `${line}\n--- output:\n${r.stdout}`).toBe(true);
+  }, 120_000);
+
   it('reproduces ROSE Table 1 (o3 over 585 items), the repeat-run spread and the unanimity ensemble', async () => {
     const r = await runCli([...ARGS, '--json']);
     expect(r.code, r.stderr).toBe(0);
