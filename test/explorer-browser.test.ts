@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ROOT, SPIDER, runCli } from './helpers/cli.js';
+import { devGoldFile, ROOT, SPIDER, runCli } from './helpers/cli.js';
 import { launchChromium } from './helpers/chromium.js';
 import { readErrorFlags, readFlagScores } from '../src/benchmark/error-flags.js';
 import { renderHtml } from '../src/report/html.js';
@@ -237,7 +237,7 @@ describe('explorer on a phone-sized screen', () => {
 
 describe('explorer: hostile predictions', () => {
   it('a prediction with </script><script> and markup in SQL, cells and column names is shown as text and never runs', async () => {
-    const lines = readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').trim().split('\n').slice(0, 1034).map((l) => l.split('\t')[0]!);
+    const lines = readFileSync(devGoldFile(), 'utf8').trim().split('\n').slice(0, 1034).map((l) => l.split('\t')[0]!);
     lines[0] = `SELECT 1 -- </script><script>window.__pwned = 1</script>`;
     lines[1] = `SELECT '<img src=x onerror="window.__pwned = 2">' AS "</script><script>window.__pwned = 3</script>"`;
     lines[2] = `SELECT '<!--<script>' AS a, '\u2028x' AS b FROM singer`;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { readItems } from '../src/benchmark/items.js';
-import { runCli, SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, runCli, SHARED, SPIDER } from './helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-inputs-'));
 const DB = join(SPIDER, 'database');
@@ -17,7 +17,7 @@ const slice = (file: string, name: string): string => {
 };
 const DEV = join(tmp, 'dev.json');
 writeFileSync(DEV, JSON.stringify((JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[]).slice(0, N)));
-const GOLD = slice(join(SPIDER, 'dev_gold.sql'), 'dev_gold.sql');
+const GOLD = slice(devGoldFile(), 'dev_gold.sql');
 const TA = slice(join(SPIDER, 'predictions', 'ta-sql', 'spider_predict_dev.sql'), 'ta.sql');
 const GT = join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv');
 const store = join(tmp, 'store.db');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, SHARED, SPIDER } from './helpers/cli.js';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import { readItems } from '../src/benchmark/items.js';
@@ -51,7 +51,7 @@ function rejects(f: () => unknown, path: string, message: string | RegExp): void
 describe('questions', () => {
   it('BOM + CRLF read as the plain file (JSON and the official gold format); an empty file is an error', () => {
     expect(loadBenchmark(file(windows(questionsText), '.json')).tasks).toEqual(bench.tasks);
-    const gold = readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').split('\n').slice(0, FIRST).join('\n') + '\n';
+    const gold = readFileSync(devGoldFile(), 'utf8').split('\n').slice(0, FIRST).join('\n') + '\n';
     const plain = loadBenchmark(file(gold, '.sql')).tasks;
     expect(plain).toHaveLength(FIRST);
     expect(loadBenchmark(file(windows(gold), '.sql')).tasks).toEqual(plain);

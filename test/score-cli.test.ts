@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runCli, runCliAndKill, SPIDER } from './helpers/cli.js';
+import { devGoldFile, runCli, runCliAndKill, SPIDER } from './helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-score-'));
 const DEV = join(SPIDER, 'dev.json');
 const DB = join(SPIDER, 'database');
-const GOLD = join(SPIDER, 'dev_gold.sql');
+const GOLD = devGoldFile();
 const TA = join(SPIDER, 'predictions', 'ta-sql', 'spider_predict_dev.sql');
 
 interface ScoreJson {

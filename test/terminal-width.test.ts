@@ -6,7 +6,7 @@ import { bundledSpider } from '../src/benchmark/bundled.js';
 import { emitReport, type ReportIo } from '../src/report/output.js';
 import { fitTable } from '../src/report/terminal-fit.js';
 import type { Report, Table } from '../src/report/model.js';
-import { maxLineWidth, runCli, SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, maxLineWidth, runCli, SHARED, SPIDER } from './helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-width-'));
 
@@ -75,7 +75,7 @@ describe('terminal tables fit the terminal', () => {
     const n = 40;
     const questions = join(tmp, 'dev40.json');
     writeFileSync(questions, JSON.stringify((JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[]).slice(0, n)));
-    const gold = readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').split('\n').slice(0, n);
+    const gold = readFileSync(devGoldFile(), 'utf8').split('\n').slice(0, n);
     const systems = bundledSpider().systems.map((s, k) => {
       const file = join(tmp, `${s.name}.sql`);
       writeFileSync(file, gold.map((l, i) => ((i + k) % 5 === 0 ? `SELECT 1\t${l.split('\t')[1]}` : l)).join('\n') + '\n');

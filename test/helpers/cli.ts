@@ -1,10 +1,41 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 export const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+/**
+ * The Spider dev set bundled with the package (questions, its 20 databases, 23 systems'
+ * predictions, tables.json): the fast suite (`npm test`) reads only this, so it passes on a fresh clone.
+ */
+export const SPIDER = join(ROOT, 'data', 'spider');
+/**
+ * Benchmark data beside the clone (see docs/testing.md), which users do not have: only the tests
+ * under test/fidelity/ (`npm run test:fidelity`) may read it.
+ */
 export const SHARED = join(ROOT, '..', 'shared', 'datasets');
-export const SPIDER = join(SHARED, 'spider');
+/** The full Spider data beside the clone: official verdicts, dev_gold.sql, systems not bundled. */
+export const SHARED_SPIDER = join(SHARED, 'spider');
+
+/** Spider dev's gold in the official dev_gold.sql form (`SQL<TAB>db_id`), from the bundled dev.json (identical lines). */
+export function devGoldLines(): string[] {
+  const dev = JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as Array<{ query: string; db_id: string }>;
+  return dev.map((q) => `${q.query}\t${q.db_id}`);
+}
+
+let goldFile: string | undefined;
+/** A dev_gold.sql written once per test process from the bundled dev.json (devGoldLines). */
+export function devGoldFile(): string {
+  if (!goldFile) {
+    goldFile = join(mkdtempSync(join(tmpdir(), 'sqlboard-gold-')), 'dev_gold.sql');
+    writeFileSync(goldFile, devGoldLines().join('\n') + '\n');
+  }
+  return goldFile;
+}
+
+/** A bundled system whose predictions are in dev_gold.sql's form (`SQL<TAB>db_id`), one line per dev question. */
+export const TAB_SYSTEM = { name: 'chatgpt-chang', file: join(SPIDER, 'predictions', 'chatgpt-zero-shot-chang2023', 'pred.sql') };
 
 export interface CliResult {
   code: number | null;
