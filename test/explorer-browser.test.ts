@@ -37,6 +37,8 @@ beforeAll(async () => {
   browser = await launchChromium({ width: 1400, height: 1000 });
   const r = await runCli(['score', '--store', join(tmp, 'store.db'), '--items', join(tmp, 'items.jsonl'), '--html', PAGE]);
   expect(r.code, r.stderr).toBe(0);
+  // The bundled manifest turns on the one repair StructGPT's file needs, and the run says so.
+  expect(r.stderr).toContain('sqlboard: structgpt: repair restore-select: "SELECT " prepended to 1034 predictions');
   items = readFileSync(join(tmp, 'items.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
 }, 900_000);
 afterAll(async () => {

@@ -4,13 +4,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SPIDER } from './helpers/cli.js';
+import { ROOT, SPIDER, TAB_SYSTEM } from './helpers/cli.js';
 import { watchTreeMemory } from './helpers/tree-memory.js';
 
 const DEV = join(SPIDER, 'dev.json');
 const DB_ROOT = join(SPIDER, 'database');
 const NORMAL = {
-  'ta-sql': join(SPIDER, 'predictions', 'ta-sql', 'spider_predict_dev.sql'),
+  chang: TAB_SYSTEM.file,
   resdsql: join(SPIDER, 'predictions', 'resdsql', 'RESDSQL_3B.sql'),
 };
 // Small caps, so that the test stays light on a shared 2-core machine.
@@ -80,8 +80,8 @@ describe('a hostile system file scored alongside two normal systems on Spider de
   it('costs only its own items: the run completes within its memory caps and the databases stay byte-identical', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sqlboard-hostile-'));
     const cases = hostile(dir);
-    // The hostile file is ta-sql's with its first predictions replaced (all on concert_singer).
-    const lines = readFileSync(NORMAL['ta-sql'], 'utf8').split('\n');
+    // The hostile file is chang's (SQL<TAB>db_id) with its first predictions replaced (all on concert_singer).
+    const lines = readFileSync(NORMAL.chang, 'utf8').split('\n');
     cases.forEach(([sql], i) => (lines[i] = sql));
     const hostileFile = join(dir, 'hostile.sql');
     writeFileSync(hostileFile, lines.join('\n'));
@@ -114,7 +114,7 @@ describe('a hostile system file scored alongside two normal systems on Spider de
     expect(hs.timeouts).toBe(h.filter((it) => it.predError?.startsWith('timed out')).length);
     expect(hs.timeouts).toBeGreaterThanOrEqual(1);
     expect(hs.execErrors + hs.timeouts).toBe(h.filter((it) => it.predError !== undefined).length);
-    const taSqlRest = b.filter((it) => it.system === 'ta-sql').slice(cases.length);
+    const taSqlRest = b.filter((it) => it.system === 'chang').slice(cases.length);
     expect(h.slice(cases.length).map((it) => it.correct)).toEqual(taSqlRest.map((it) => it.correct));
 
     for (const [f, hash] of before) expect(sha(f), f).toBe(hash);

@@ -142,6 +142,30 @@ describe('score: SIGINT to the process group (Ctrl-C) after some executions are 
   }, 300_000);
 });
 
+// The one kill -9 test of score: no handler runs, yet the re-run loses no execution the store had committed.
+describe('score: SIGKILL (no clean-up at all) after some executions are stored', () => {
+  it('the re-run reuses every committed execution and gives the verdicts of an uninterrupted run', async () => {
+    const store = join(dir, 'killed.db');
+    const args = ['score', '--questions', questions, '--db-root', DB, ...systemArgs, '--workers', '2'];
+    let before = 0;
+    const r = await signalWhen([...args, '--store', store], () => (before = rows(store, 'executions')) >= KEPT_BEFORE_SIGNAL, 'SIGKILL', { group: true });
+    expect(r.code).toBeNull(); // killed, so no exit code
+    expect(before).toBeGreaterThanOrEqual(KEPT_BEFORE_SIGNAL);
+    const db = new Database(store, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+    const resumed = await runCli([...args, '--store', store, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const a = JSON.parse(resumed.stdout);
+    expect(a.execution.reused).toBeGreaterThanOrEqual(before);
+    expect(a.execution.reused + a.execution.executed).toBe(a.execution.distinct);
+    // An uninterrupted run (fresh.db: the SIGINT test's, whose executions are reused when it ran first).
+    const fresh = await runCli([...args, '--store', join(dir, 'fresh.db'), '--json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(a.systems).toEqual(JSON.parse(fresh.stdout).systems);
+  }, 300_000);
+});
+
 describe('in a terminal', () => {
   it('SIGINT clears the progress line and shows the cursor and line wrap again', async () => {
     const store = join(dir, 'tty.db');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devGoldFile, SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, SPIDER } from './helpers/cli.js';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import { readItems } from '../src/benchmark/items.js';
@@ -16,7 +16,7 @@ import { InputFileError } from '../src/errors.js';
 /*
  * Every loader against the ways a file arrives broken or odd: a byte-order mark and CRLF line ends
  * (read as the plain file), an empty file, a malformed line, a duplicate id (both lines named).
- * Real inputs where there are some: Spider dev, its gold file, a published system, tables.json, SALUS labels.
+ * Real inputs where there are some: Spider dev, its gold file, a published system, tables.json, the bundled flags.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlboard-loaders-'));
@@ -123,8 +123,8 @@ describe('per-item verdicts (score/judge --items)', () => {
 });
 
 describe('flags and label CSVs (SALUS format)', () => {
-  const salus = join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv');
-  it('the real SALUS labels with BOM + CRLF read as the plain file; empty, header-only and duplicate ids are errors', () => {
+  const salus = join(SPIDER, 'audit', 'flags.csv');
+  it('the bundled flags (SALUS format) with BOM + CRLF read as the plain file; empty, header-only and duplicate ids are errors', () => {
     const text = readFileSync(salus, 'utf8');
     const plain = readErrorFlags(file(text, '.csv'));
     expect(plain.size).toBeGreaterThan(100);
