@@ -45,11 +45,23 @@ export interface CliResult {
 }
 
 /**
- * Runs the CLI from source (tsx), so tests never depend on a stale dist/; with `bundled`, as an
- * installed user runs it: bin/sqlboard.js and the bundle in dist/cli/ (test/bundled-cli.test.ts).
+ * How the tests start the CLI by default: as an installed user runs it, bin/sqlboard.js and the
+ * bundle in dist/cli/ (~0.2 s to start; test/setup/fresh-build.ts rebuilds dist/ first when src/ is
+ * newer), or with SQLBOARD_TEST_CLI=source from the source through tsx (~1 s to start, no build).
+ */
+const BUNDLED_BY_DEFAULT = process.env.SQLBOARD_TEST_CLI !== 'source';
+
+/** The node arguments that start the CLI: `bundled` true = bin/sqlboard.js, false = the source through tsx. */
+export function cliEntry(bundled = BUNDLED_BY_DEFAULT): string[] {
+  return bundled ? [join(ROOT, 'bin', 'sqlboard.js')] : ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
+}
+
+/**
+ * Runs the CLI (see cliEntry; `bundled: false` forces the source, as test/bundled-cli.test.ts
+ * compares the two) and collects what it prints.
  */
 export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; bundled?: boolean } = {}): Promise<CliResult> {
-  const entry = opts.bundled ? [join(ROOT, 'bin', 'sqlboard.js')] : ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
+  const entry = cliEntry(opts.bundled);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], {
       cwd: opts.cwd ?? ROOT,
@@ -75,7 +87,7 @@ export async function runCliAndKill(
   ready: () => boolean,
   opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<NodeJS.Signals | null> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+  const child = spawn(process.execPath, [...cliEntry(), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env },
     stdio: 'ignore',
