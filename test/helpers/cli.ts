@@ -79,8 +79,8 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
 }
 
 /**
- * Starts the CLI, waits until `ready()` holds (or `timeoutMs` passes), then kills it with
- * SIGKILL — no chance to clean up — and resolves with the signal it died of.
+ * Starts the CLI, waits until `ready()` holds, then kills it with SIGKILL — no chance to clean up —
+ * and resolves with the signal it died of; fails when `ready()` does not hold within `timeoutMs`.
  */
 export async function runCliAndKill(
   args: string[],
@@ -94,9 +94,13 @@ export async function runCliAndKill(
   });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
   const t0 = Date.now();
-  while (!ready() && Date.now() - t0 < (opts.timeoutMs ?? 30_000)) await new Promise((r) => setTimeout(r, 20));
+  // Generous: on a loaded machine the CLI may take long to get there, and a kill before it would test nothing.
+  while (!ready() && Date.now() - t0 < (opts.timeoutMs ?? 240_000)) await new Promise((r) => setTimeout(r, 20));
+  const wasReady = ready();
   child.kill('SIGKILL');
-  return exited;
+  const signal = await exited;
+  if (!wasReady) throw new Error(`runCliAndKill: the CLI did not reach the state to kill it in within ${opts.timeoutMs ?? 240_000} ms (sqlboard ${args.join(' ')})`);
+  return signal;
 }
 
 /** The widest line of a command's output, in characters (what a terminal's columns count). */

@@ -51,7 +51,7 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
     server.setPlan(() => ({ polls: 1_000_000 }));
     const store = join(dir, 'killed.db');
     const items = join(dir, 'killed.jsonl');
-    const signal = await runCliAndKill(args(store, items, BATCH), () => server.batches.length === 1 && server.batches[0].polls >= 2, { env, timeoutMs: 60_000 });
+    const signal = await runCliAndKill(args(store, items, BATCH), () => server.batches.length === 1 && server.batches[0].polls >= 2, { env });
     expect(signal).toBe('SIGKILL');
     expect(server.batches).toHaveLength(1);
     // The provider finishes the batch while nobody is watching.
