@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ROOT, runCli, SPIDER } from './helpers/cli.js';
+import { cliEntry, ROOT, runCli, SPIDER } from './helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer } from './helpers/fake-llm-server.js';
 import { ROUTE_CASES, routeScript } from './judge/spider-fixture.js';
 import { ExitCode } from '../src/exit-codes.js';
@@ -76,7 +76,7 @@ interface Signalled {
 
 /** Starts the CLI (through `wrap`, e.g. `script` for a terminal), waits until `ready()`, sends `signal` to the CLI process. */
 async function signalWhen(args: string[], ready: () => boolean, signal: NodeJS.Signals, opts: { env?: NodeJS.ProcessEnv; terminal?: boolean; group?: boolean } = {}): Promise<Signalled> {
-  const cli = [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args];
+  const cli = [process.execPath, ...cliEntry(), ...args];
   // `script` gives the CLI a pseudo-terminal (its stderr is a TTY, so the progress bar is drawn); `exec` makes the CLI script's own child.
   const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
   const child = opts.terminal

@@ -10,6 +10,10 @@ const DB = join(SPIDER, 'database');
 const GOLD = devGoldFile();
 // ChatGPT zero-shot (Chang 2023), bundled, in dev_gold.sql's SQL<TAB>db_id form.
 const TA = TAB_SYSTEM.file;
+// Run stores shared by the tests that do not count executions, so that the 1,034 golds run once or
+// twice in this file rather than once per test (a test alone just executes what it needs).
+const GOLD_STORE = join(tmp, 'gold.db');
+const TA_STORE = join(tmp, 'ta.db');
 
 interface ScoreJson {
   comparator: string;
@@ -26,7 +30,7 @@ async function score(args: string[], store: string): Promise<ScoreJson> {
 
 describe('sqlboard score on Spider dev', () => {
   it('executes all 1,034 gold queries; gold as prediction scores 100% under both comparators', async () => {
-    const store = join(tmp, 'gold.db');
+    const store = GOLD_STORE;
     for (const comparator of ['spider', 'bird']) {
       const out = await score(['--system', `gold=${GOLD}`, '--comparator', comparator], store);
       expect(out.comparator).toBe(comparator);
@@ -42,7 +46,7 @@ describe('sqlboard score on Spider dev', () => {
   });
 
   it('scores a published system under both comparators; BIRD keeps DISTINCT, so it scores lower here (official counts: test/fidelity/)', async () => {
-    const store = join(tmp, 'ta.db');
+    const store = TA_STORE;
     const items = join(tmp, 'ta-items.jsonl');
     const spider = await score(['--system', `chang=${TA}`, '--items', items], store);
     const bird = await score(['--system', `chang=${TA}`, '--comparator', 'bird'], store);
@@ -71,7 +75,7 @@ describe('sqlboard score on Spider dev', () => {
   it('reports a missing prediction as missing and counts it wrong', async () => {
     const f = join(tmp, 'one.json');
     writeFileSync(f, JSON.stringify({ '0': 'SELECT count(*) FROM singer\t----- bird -----\tconcert_singer' }));
-    const out = await score(['--system', `one=${f}`], join(tmp, 'one.db'));
+    const out = await score(['--system', `one=${f}`], GOLD_STORE);
     expect(out.systems[0]).toMatchObject({ correct: 1, missing: 1033 });
   });
 
@@ -91,7 +95,7 @@ describe('sqlboard score on Spider dev', () => {
 describe('sqlboard score --flags', () => {
   it('adds accuracy on the clean (unflagged) subset', async () => {
     const flags = join(SPIDER, 'audit', 'flags.csv');
-    const r = await runCli(['score', '--questions', DEV, '--db-root', DB, '--store', join(tmp, 'flags.db'), '--json', '--system', `gold=${GOLD}`, '--flags', flags]);
+    const r = await runCli(['score', '--questions', DEV, '--db-root', DB, '--store', GOLD_STORE, '--json', '--system', `gold=${GOLD}`, '--flags', flags]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { systems: { clean: { n: number; correct: number; accuracy: number } }[]; flags: { flagged: number; clean: number } };
     // The bundled audit flags 258 of the 1,034 tasks (data/spider/audit/README.md).
@@ -101,7 +105,7 @@ describe('sqlboard score --flags', () => {
 
   it('writes a self-contained HTML report with one plotted mark per system', async () => {
     const html = join(tmp, 'score.html');
-    const r = await runCli(['score', '--questions', DEV, '--db-root', DB, '--store', join(tmp, 'flags.db'), '--system', `gold=${GOLD}`, '--system', `chang=${TA}`, '--html', html]);
+    const r = await runCli(['score', '--questions', DEV, '--db-root', DB, '--store', TA_STORE, '--system', `gold=${GOLD}`, '--system', `chang=${TA}`, '--html', html]);
     expect(r.code, r.stderr).toBe(0);
     const page = readFileSync(html, 'utf8');
     expect(page.match(/<circle[^>]*class="mark"/g)?.length).toBe(2);
