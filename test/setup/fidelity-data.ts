@@ -13,7 +13,7 @@ export default function setup(): void {
   const missing = NEEDED.filter((p) => !existsSync(join(SHARED, p)));
   if (missing.length === 0) return;
   const where = relative(process.cwd(), SHARED) || SHARED;
-  throw new Error(
-    `npm run test:fidelity needs the benchmark data in ${where} (${SHARED}); missing: ${missing.join(', ')}. Layout and sources: docs/testing.md`,
-  );
+  // One line and a failing exit, before any test or build: a stack trace here would only bury it.
+  process.stderr.write(`npm run test:fidelity needs the benchmark data in ${where} (${SHARED}); missing: ${missing.join(', ')}. Layout and sources: docs/testing.md\n`);
+  process.exit(1);
 }
