@@ -1,22 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
  * Three projects, chosen by rule so that a new test file lands without an edit here:
  * - fidelity: everything under test/fidelity/ (needs ../shared/datasets; `npm run test:fidelity`);
  * - e2e: any other test file that starts a process (the CLI through test/helpers/cli.ts, a browser,
- *   spawn/fork/execFile of its own);
+ *   spawn/fork/execFile of its own, the execution processes through ExecutionEngine/ProcessPool);
  * - unit: the rest.
  * `npm test` runs unit and e2e (the fast suite, bundled data only). Timeouts are generous for every
  * project: a test's pass must not depend on the machine's load (docs/testing.md).
  */
 const FIDELITY = 'test/fidelity/**/*.test.ts';
-const STARTS_A_PROCESS = /\b(runCli|runCliAndKill|spawn|spawnSync|fork|execFile|execFileSync|execSync|launchChromium)\b/;
+const STARTS_A_PROCESS = /\b(runCli|runCliAndKill|spawn|spawnSync|fork|execFile|execFileSync|execSync|launchChromium|ExecutionEngine|ProcessPool)\b/;
 
-const fastFiles = readdirSync('test', { recursive: true, encoding: 'utf8' })
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const fastFiles = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.ts') && !f.startsWith('fidelity/'))
   .map((f) => `test/${f}`);
-const e2e = fastFiles.filter((f) => STARTS_A_PROCESS.test(readFileSync(f, 'utf8')));
+const e2e = fastFiles.filter((f) => STARTS_A_PROCESS.test(readFileSync(join(ROOT, f), 'utf8')));
 
 export default defineConfig({
   test: {
