@@ -60,7 +60,7 @@ async function open(file: string): Promise<Opened> {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => void (!r.url().startsWith('file:') && !r.url().startsWith('data:') && requests.push(r.url())));
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-explorer-ready]', { timeout: 120_000 });
+  await page.waitForSelector('body[data-explorer-ready]', { timeout: 240_000 });
   const readyMs = Number(await page.getAttribute('body', 'data-explorer-ready'));
   return { page, errors, requests, readyMs };
 }
@@ -221,7 +221,7 @@ describe('explorer on a phone-sized screen', () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 360, height: 800 });
     await page.goto(pathToFileURL(PAGE).href, { waitUntil: 'load' });
-    await page.waitForSelector('body[data-explorer-ready]', { timeout: 120_000 });
+    await page.waitForSelector('body[data-explorer-ready]', { timeout: 240_000 });
     await page.evaluate(() => document.getElementById('explorer')!.scrollIntoView());
     const m = await page.evaluate(() => ({
       page: document.documentElement.scrollWidth,

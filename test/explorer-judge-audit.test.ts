@@ -19,7 +19,7 @@ beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   browser = await launchChromium();
   server = await startFakeLlmServer(routeScript);
-}, 240_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -31,7 +31,7 @@ async function open(file: string): Promise<{ page: Page; errors: string[] }> {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-explorer-ready]', { timeout: 60_000 });
+  await page.waitForSelector('body[data-explorer-ready]', { timeout: 240_000 });
   return { page, errors };
 }
 const shown = async (page: Page): Promise<number> => Number(((await page.textContent('#ex-count')) ?? '').split(' of ')[0]);

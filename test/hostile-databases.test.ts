@@ -87,5 +87,5 @@ describe('databases that are not SQLite files, and db_ids that leave --db-root',
       expect(r.stderr).toMatch(problem);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     }
-  }, 60_000);
+  }, 300_000);
 });

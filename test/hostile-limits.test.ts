@@ -50,7 +50,7 @@ describe('the memory cap per execution process (--max-memory-mb)', () => {
     } finally {
       await engine.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('--workers', () => {

@@ -41,7 +41,7 @@ beforeAll(async () => {
   writeFileSync(itemsA, lines.filter((l) => l.includes('"system":"a"')).join('\n') + '\n');
   writeFileSync(itemsB, lines.filter((l) => l.includes('"system":"b"')).join('\n') + '\n');
   server = await startFakeLlmServer(routeScript);
-}, 120_000);
+}, 300_000);
 afterAll(async () => server?.close());
 
 /** Runs the CLI and expects a user error whose message contains `message`, with every input unchanged. */

@@ -18,7 +18,7 @@ let browser: { context: BrowserContext; close: () => Promise<void> };
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   browser = await launchChromium();
-}, 240_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
 });

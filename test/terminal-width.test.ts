@@ -108,5 +108,5 @@ describe('terminal tables fit the terminal', () => {
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(maxLineWidth(r.stdout), args.slice(0, 3).join(' ')).toBeLessThanOrEqual(100);
     }
-  }, 240_000);
+  }, 300_000);
 });

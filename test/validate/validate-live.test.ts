@@ -37,7 +37,7 @@ describe('validate with a live judge (replay provider, real Spider databases)', 
     expect(j.subsets.all.confusion).toEqual({ tp: 1, fp: 0, fn: 1, tn: 1 });
     expect(j.cost.callsPerItem).toBeCloseTo(2 / 3, 10);
     expect(r.stderr).toMatch(/1 items have no database/);
-  }, 60_000);
+  }, 300_000);
 
   it('user errors exit 2 with a message', async () => {
     const bad = await runCli(['validate', '--set', setFile, '--judge', 'x']);
@@ -51,5 +51,5 @@ describe('validate with a live judge (replay provider, real Spider databases)', 
     const ens = await runCli(['validate', '--set', setFile, '--judge', `a=${verdicts}`, '--ensemble', 'majority:a,b']);
     expect(ens.code).toBe(2);
     expect(ens.stderr).toMatch(/no judge named b/);
-  }, 60_000);
+  }, 300_000);
 });
