@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSpiderSubset } from './helpers/spider-subset.js';
-import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
+import { ROOT, SPIDER, runCli } from './helpers/cli.js';
+import { writeRoseRun, writeValidationSet, writeVerdicts } from './helpers/made-up-judging.js';
 import { withoutMeta } from './helpers/meta.js';
 
 /*
@@ -84,17 +85,17 @@ describe("the package by its name ('sqlboard')", () => {
     expect(out.sections).toBeGreaterThan(0);
   });
 
-  it('importRose reads a real ROSE run; a bad option is a UserError naming the flag, not a crash', async () => {
-    const dir = join(SHARED, 'rose', 'output', 'benchmarking', 'gpt-5', 'o3-gpt-5-eval');
+  it('importRose reads a ROSE run; a bad option is a UserError naming the flag, not a crash', async () => {
+    const dir = writeRoseRun(join(mkdtempSync(join(tmpdir(), 'sqlboard-api-rose-')), 'o3-x-eval'));
     const r = node(`
       import { importRose, stats, UserError } from 'sqlboard';
-      const rose = await importRose({ dir: ${JSON.stringify(dir)}, system: 'gpt-5' });
+      const rose = await importRose({ dir: ${JSON.stringify(dir)}, system: 'x' });
       let error;
       try { await stats({ statistic: 'interval', k: 11, n: 10 }); } catch (e) { error = { user: e instanceof UserError, message: e.message }; }
       process.stdout.write(JSON.stringify({ json: rose.json, error }));`);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout) as { json: unknown; error: { user: boolean; message: string } };
-    const cli = await runCli(['import', 'rose', dir, '--system', 'gpt-5', '--json']);
+    const cli = await runCli(['import', 'rose', dir, '--system', 'x', '--json']);
     expect(withoutMeta(out.json as object)).toEqual(withoutMeta(JSON.parse(cli.stdout)));
     expect(out.error).toEqual({ user: true, message: '--k (11) cannot exceed --n (10)' });
   });
@@ -129,11 +130,10 @@ describe("the package by its name ('sqlboard')", () => {
     expect(untimed(withoutMeta(audited.result.json))).toEqual(untimed(withoutMeta(JSON.parse(auditCli.stdout))));
     expect((audited.result.json as { tasks: number }).tasks).toBe(24);
 
-    const rose = join(SHARED, 'rose');
-    const set = join(rose, 'data', 'annotations', 'rose-vec-spider.json');
-    const o3 = join(rose, 'output', 'rose-vec', 'rose-vec-spider', 'o3', 'ROSE');
-    const validated = call('validate', { set: [set], judge: [`o3=${o3}`], iterations: 50 });
-    const validateCli = await runCli(['validate', '--set', set, '--judge', `o3=${o3}`, '--iterations', '50', '--json']);
+    const set = writeValidationSet(join(dir, 'set.jsonl'));
+    const o3 = writeVerdicts(dir, 'o3', 4);
+    const validated = call('validate', { set: [set], judge: [o3], iterations: 50 });
+    const validateCli = await runCli(['validate', '--set', set, '--judge', o3, '--iterations', '50', '--json']);
     expect(validateCli.code, validateCli.stderr).toBe(0);
     expect(withoutMeta(validated.result.json)).toEqual(withoutMeta(JSON.parse(validateCli.stdout)));
     // The library itself prints nothing.

@@ -47,12 +47,12 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
     expect((await runBin(['--version'])).stdout.trim()).toBe(version);
     // validate's help has non-ASCII text (κ), which the bundle measures without string-width (scripts/narrow-text.ts).
     for (const args of [['--help'], ['score', '--help'], ['validate', '--help'], ['stats', 'gap', '--n', '1034', '--flawed', '100'], ['score', '--nope'], ['stats', 'gap', '--n', 'x']]) {
-      const [bundled, source] = await Promise.all([runBin(args), runCli(args)]);
+      const [bundled, source] = await Promise.all([runBin(args), runCli(args, { bundled: false })]);
       expect({ args, code: bundled.code, stdout: bundled.stdout, stderr: bundled.stderr }).toEqual({ args, code: source.code, stdout: source.stdout, stderr: source.stderr });
     }
     // yargs' messages in the user's language come from its own locales/, found from the bundle.
     const german = { LC_ALL: '', LC_MESSAGES: '', LANG: 'de_DE.UTF-8' };
-    const [bundled, source] = await Promise.all([runBin(['stats', '--help'], german), runCli(['stats', '--help'], { env: german })]);
+    const [bundled, source] = await Promise.all([runBin(['stats', '--help'], german), runCli(['stats', '--help'], { env: german, bundled: false })]);
     expect(source.stdout).toContain('Optionen:');
     expect(bundled.stdout).toBe(source.stdout);
   });
@@ -60,7 +60,7 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
   it("prints every verb's and subcommand's help as the source does", async () => {
     const helps = [[], ['stats'], ['import'], ['batch'], ...VERB_HELPS].map((args) => [...args, '--help']);
     for (const args of helps) {
-      const [bundled, source] = await Promise.all([runBin(args), runCli(args)]);
+      const [bundled, source] = await Promise.all([runBin(args), runCli(args, { bundled: false })]);
       expect({ args, code: bundled.code, stdout: bundled.stdout, stderr: bundled.stderr }).toEqual({ args, code: source.code, stdout: source.stdout, stderr: source.stderr });
       expect(bundled.stdout).toContain('--help');
     }
@@ -112,7 +112,7 @@ describe('the bundled CLI (bin/sqlboard.js → dist/cli/)', () => {
     writeFileSync(c3, readFileSync(join(SPIDER, 'predictions', 'c3', 'predicted_sql.txt'), 'utf8').split('\n').slice(0, 40).join('\n') + '\n');
     const args = (store: string): string[] =>
       ['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--system', `c3=${c3}`, '--metric', 'ex,em,ves', '--ves-reps', '2', '--store', join(tmp, store), '--json'];
-    const [bundled, source] = await Promise.all([runBin(args('bundled.db')), runCli(args('source.db'))]);
+    const [bundled, source] = await Promise.all([runBin(args('bundled.db')), runCli(args('source.db'), { bundled: false })]);
     expect(bundled.code, bundled.stderr).toBe(0);
     expect(source.code, source.stderr).toBe(0);
     type Out = { meta?: unknown; executionMs?: number; systems: { correct: number; metrics: Record<string, { mean: number; timing?: { timed: number; reps: number; failed: number } }> }[] };

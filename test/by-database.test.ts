@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { breakdownByDatabase } from '../src/stats/by-database.js';
 import { readItems } from '../src/benchmark/items.js';
-import { maxLineWidth, runCli, SPIDER } from './helpers/cli.js';
+import { devGoldFile, maxLineWidth, runCli, SPIDER, TAB_SYSTEM } from './helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-bydb-'));
 const DB = join(SPIDER, 'database');
@@ -13,10 +13,10 @@ const N = 80;
 const dev = (JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { db_id: string }[]).slice(0, N);
 const QUESTIONS = join(tmp, 'dev.json');
 writeFileSync(QUESTIONS, JSON.stringify(dev));
-const TA = join(tmp, 'ta.sql');
-writeFileSync(TA, readFileSync(join(SPIDER, 'predictions', 'ta-sql', 'spider_predict_dev.sql'), 'utf8').split('\n').slice(0, N).join('\n') + '\n');
+const TA = join(tmp, 'chang.sql');
+writeFileSync(TA, readFileSync(TAB_SYSTEM.file, 'utf8').split('\n').slice(0, N).join('\n') + '\n');
 const GOLD = join(tmp, 'gold.sql');
-writeFileSync(GOLD, readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').split('\n').slice(0, N).join('\n') + '\n');
+writeFileSync(GOLD, readFileSync(devGoldFile(), 'utf8').split('\n').slice(0, N).join('\n') + '\n');
 
 interface Cell { system: string; n: number; correct: number; accuracy: { estimate: number; low: number; high: number } }
 interface Db { dbId: string; tasks: number; systems: Cell[] }
@@ -40,7 +40,7 @@ describe('--by db', () => {
   });
 
   it('score --by db: per-database counts add up to the overall score, in --json (with intervals), the table, CSV and Markdown', async () => {
-    const base = ['score', '--questions', QUESTIONS, '--db-root', DB, '--store', join(tmp, 's.db'), '--system', `ta-sql=${TA}`, '--system', `gold=${GOLD}`, '--by', 'db'];
+    const base = ['score', '--questions', QUESTIONS, '--db-root', DB, '--store', join(tmp, 's.db'), '--system', `chang=${TA}`, '--system', `gold=${GOLD}`, '--by', 'db'];
     const items = join(tmp, 'items.jsonl');
     const r = await runCli([...base, '--json', '--items', items]);
     expect(r.code, r.stderr).toBe(0);
@@ -53,9 +53,9 @@ describe('--by db', () => {
       expect(sum, s.name).toBe(s.correct);
     }
     // Recounted from the --items file, database by database.
-    const recs = readItems(items).filter((x) => x.system === 'ta-sql');
+    const recs = readItems(items).filter((x) => x.system === 'chang');
     for (const d of out.byDb) {
-      const cell = d.systems.find((c) => c.system === 'ta-sql')!;
+      const cell = d.systems.find((c) => c.system === 'chang')!;
       expect(cell.correct).toBe(recs.filter((x) => x.dbId === d.dbId && x.correct).length);
       expect(cell.accuracy.low).toBeLessThanOrEqual(cell.accuracy.estimate);
       expect(cell.accuracy.high).toBeGreaterThanOrEqual(cell.accuracy.estimate);
@@ -71,7 +71,7 @@ describe('--by db', () => {
 
     const table = await runCli(base);
     expect(table.stdout).toContain('By database');
-    expect(table.stdout).toMatch(/concert_singer .*ta-sql/);
+    expect(table.stdout).toMatch(/concert_singer .*chang/);
     expect(maxLineWidth(table.stdout)).toBeLessThanOrEqual(100);
     const md = await runCli([...base, '--md', join(tmp, 'r.md'), '--csv', join(tmp, 'r.csv')]);
     expect(md.code, md.stderr).toBe(0);

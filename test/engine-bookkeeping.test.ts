@@ -15,7 +15,7 @@ describe('the engine\'s cost guess', () => {
     const regex = (sql: string): number => sql.match(/\bselect\b/gi)?.length ?? 0;
     const texts: string[] = (JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as { query: string }[]).map((t) => t.query);
     const predictions = join(SPIDER, 'predictions');
-    for (const dir of readdirSync(predictions)) {
+    for (const dir of readdirSync(predictions, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
       for (const file of readdirSync(join(predictions, dir))) {
         if (/\.(txt|sql)$/.test(file)) texts.push(...readFileSync(join(predictions, dir, file), 'utf8').split('\n'));
       }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, outcomeExitCode, worseExit } from '../src/exit-codes.js';
-import { runCli, SPIDER } from './helpers/cli.js';
+import { devGoldFile, runCli, SPIDER } from './helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-exit-'));
 const DB = join(SPIDER, 'database');
@@ -11,7 +11,7 @@ const DB = join(SPIDER, 'database');
 const N = 40;
 const QUESTIONS = join(tmp, 'dev40.json');
 writeFileSync(QUESTIONS, JSON.stringify((JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[]).slice(0, N)));
-const goldLines = readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').split('\n').slice(0, N);
+const goldLines = readFileSync(devGoldFile(), 'utf8').split('\n').slice(0, N);
 const GOLD = join(tmp, 'gold.sql');
 writeFileSync(GOLD, goldLines.join('\n') + '\n');
 // Every fourth prediction is wrong: 30/40 = 75%.

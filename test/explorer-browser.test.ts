@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ROOT, SPIDER, runCli } from './helpers/cli.js';
+import { devGoldFile, ROOT, SPIDER, runCli } from './helpers/cli.js';
 import { launchChromium } from './helpers/chromium.js';
 import { readErrorFlags, readFlagScores } from '../src/benchmark/error-flags.js';
 import { renderHtml } from '../src/report/html.js';
@@ -37,6 +37,8 @@ beforeAll(async () => {
   browser = await launchChromium({ width: 1400, height: 1000 });
   const r = await runCli(['score', '--store', join(tmp, 'store.db'), '--items', join(tmp, 'items.jsonl'), '--html', PAGE]);
   expect(r.code, r.stderr).toBe(0);
+  // The bundled manifest turns on the one repair StructGPT's file needs, and the run says so.
+  expect(r.stderr).toContain('sqlboard: structgpt: repair restore-select: "SELECT " prepended to 1034 predictions');
   items = readFileSync(join(tmp, 'items.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
 }, 900_000);
 afterAll(async () => {
@@ -58,7 +60,7 @@ async function open(file: string): Promise<Opened> {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => void (!r.url().startsWith('file:') && !r.url().startsWith('data:') && requests.push(r.url())));
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-explorer-ready]', { timeout: 120_000 });
+  await page.waitForSelector('body[data-explorer-ready]', { timeout: 240_000 });
   const readyMs = Number(await page.getAttribute('body', 'data-explorer-ready'));
   return { page, errors, requests, readyMs };
 }
@@ -219,7 +221,7 @@ describe('explorer on a phone-sized screen', () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 360, height: 800 });
     await page.goto(pathToFileURL(PAGE).href, { waitUntil: 'load' });
-    await page.waitForSelector('body[data-explorer-ready]', { timeout: 120_000 });
+    await page.waitForSelector('body[data-explorer-ready]', { timeout: 240_000 });
     await page.evaluate(() => document.getElementById('explorer')!.scrollIntoView());
     const m = await page.evaluate(() => ({
       page: document.documentElement.scrollWidth,
@@ -237,7 +239,7 @@ describe('explorer on a phone-sized screen', () => {
 
 describe('explorer: hostile predictions', () => {
   it('a prediction with </script><script> and markup in SQL, cells and column names is shown as text and never runs', async () => {
-    const lines = readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').trim().split('\n').slice(0, 1034).map((l) => l.split('\t')[0]!);
+    const lines = readFileSync(devGoldFile(), 'utf8').trim().split('\n').slice(0, 1034).map((l) => l.split('\t')[0]!);
     lines[0] = `SELECT 1 -- </script><script>window.__pwned = 1</script>`;
     lines[1] = `SELECT '<img src=x onerror="window.__pwned = 2">' AS "</script><script>window.__pwned = 3</script>"`;
     lines[2] = `SELECT '<!--<script>' AS a, '\u2028x' AS b FROM singer`;

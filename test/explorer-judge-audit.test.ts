@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ROOT, SHARED, SPIDER, maxLineWidth, runCli } from './helpers/cli.js';
+import { ROOT, SPIDER, maxLineWidth, runCli } from './helpers/cli.js';
 import { launchChromium } from './helpers/chromium.js';
 import { startFakeLlmServer, type FakeLlmServer } from './helpers/fake-llm-server.js';
 import { DB_ROOT, DEV_JSON, ROUTE_CASES, routeScript } from './judge/spider-fixture.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   browser = await launchChromium();
   server = await startFakeLlmServer(routeScript);
-}, 240_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -31,7 +31,7 @@ async function open(file: string): Promise<{ page: Page; errors: string[] }> {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-explorer-ready]', { timeout: 60_000 });
+  await page.waitForSelector('body[data-explorer-ready]', { timeout: 240_000 });
   return { page, errors };
 }
 const shown = async (page: Page): Promise<number> => Number(((await page.textContent('#ex-count')) ?? '').split(' of ')[0]);
@@ -121,7 +121,10 @@ describe('audit --html', () => {
     await page.screenshot({ path: join(OUT, 'explorer-audit.png') });
     await page.close();
     // The audit's terminal tables with labels (its widest: detectors and baselines) fit 100 columns.
-    const labels = join(SHARED, 'salus', 'ground_truth', 'GT_RS_200.csv');
+    // Hand labels in SALUS's BIRD layout (with error types) for every other task, every fourth of them wrong gold.
+    const labels = join(tmp, 'labels.csv');
+    const labelled = [...Array(N).keys()].filter((i) => i % 2 === 0);
+    writeFileSync(labels, ['query_id,db_id,difficulty,label,error_type,correction', ...labelled.map((i) => (i % 8 === 0 ? `${i},x,simple,0,Incorrect SQL,` : `${i},x,simple,1,,`))].join('\n') + '\n');
     const table = await runCli(['audit', '--questions', questions, '--db-root', join(SPIDER, 'database'), ...agents.flatMap((a) => ['--agent', a]), '--store', join(tmp, 'audit.db'), '--labels', labels]);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toContain('majority vote of the agents');

@@ -47,12 +47,15 @@ describe('databases that are not SQLite files, and db_ids that leave --db-root',
   ];
   for (const [dbId, problem] of cases) {
     it(`${dbId}: a user error naming the task and the path, without hashing or executing`, async () => {
-      const t0 = Date.now();
       expect(() => engine.checkDatabases([{ id: '7', dbId }])).toThrow(problem);
       expect(() => engine.checkDatabases([{ id: '7', dbId }])).toThrow(`question 7: `);
       expect(() => engine.checkDatabases([{ id: '7', dbId }])).toThrow(join(root, dbId, `${dbId}.sqlite`));
       await expect(engine.run([{ dbId, sql: 'SELECT 1' }])).rejects.toThrow(problem);
-      expect(Date.now() - t0).toBeLessThan(2000);
+      // Nothing hashed (reading a FIFO or /dev/zero would never end) and no query given a number to
+      // execute: the engine's own bookkeeping, not a wall-time bound, which would depend on the load.
+      const inside = engine as unknown as { shaByPath: Map<string, string>; queries: number };
+      expect(inside.shaByPath.size).toBe(0);
+      expect(inside.queries).toBe(0);
     });
   }
 
@@ -84,5 +87,5 @@ describe('databases that are not SQLite files, and db_ids that leave --db-root',
       expect(r.stderr).toMatch(problem);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -68,7 +68,7 @@ describe('meaningless or repeated options are errors before any work', () => {
     const ok = await runCli([...base.slice(0, -2), '--system', `t=${preds}`, '--store', join(dir, 's.db'), '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect((JSON.parse(ok.stdout) as { systems: unknown[] }).systems).toHaveLength(2);
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('leaderboard --flags against the verdicts', () => {

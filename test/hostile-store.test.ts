@@ -47,7 +47,7 @@ describe('run-store failures are user errors naming the file and the way out', (
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     }
-  }, 180_000);
+  }, 300_000);
 
   it('a full disk mid-run stops the run cleanly, keeps what was stored, and the re-run resumes', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sqlboard-store-full-')), 'store.db');
@@ -86,5 +86,5 @@ describe('run-store failures are user errors naming the file and the way out', (
       await resumed.close();
       again.close();
     }
-  }, 180_000);
+  }, 300_000);
 });

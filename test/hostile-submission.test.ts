@@ -4,14 +4,24 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SPIDER } from './helpers/cli.js';
+import { ROOT, SPIDER, TAB_SYSTEM } from './helpers/cli.js';
 import { watchTreeMemory } from './helpers/tree-memory.js';
 
-const DEV = join(SPIDER, 'dev.json');
+// Spider dev's first TASKS questions (concert_singer, pets_1, car_1): the normal systems' verdicts on
+// them are what the hostile file must not change; the whole of dev added only time.
+const TASKS = 300;
+const SLICES = mkdtempSync(join(tmpdir(), 'sqlboard-hostile-slices-'));
+const DEV = join(SLICES, 'dev.json');
+writeFileSync(DEV, JSON.stringify((JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[]).slice(0, TASKS)));
+const slice = (file: string, name: string): string => {
+  const out = join(SLICES, name);
+  writeFileSync(out, readFileSync(file, 'utf8').split('\n').slice(0, TASKS).join('\n') + '\n');
+  return out;
+};
 const DB_ROOT = join(SPIDER, 'database');
 const NORMAL = {
-  'ta-sql': join(SPIDER, 'predictions', 'ta-sql', 'spider_predict_dev.sql'),
-  resdsql: join(SPIDER, 'predictions', 'resdsql', 'RESDSQL_3B.sql'),
+  chang: slice(TAB_SYSTEM.file, 'chang.sql'),
+  resdsql: slice(join(SPIDER, 'predictions', 'resdsql', 'RESDSQL_3B.sql'), 'resdsql.sql'),
 };
 // Small caps, so that the test stays light on a shared 2-core machine.
 const WORKERS = 2;
@@ -32,8 +42,8 @@ function hostile(dir: string): [string, RegExp][] {
     [`SELECT randomblob(1000000) FROM ${rows(200)}`, /^(memory limit|result too large)/],
     [`SELECT x, printf('%.1000c', 'a') FROM ${rows(999999)}`, /^result too large/],
     // Streams rows until a limit stops it: which limit comes first depends on the machine's load.
-    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c', /^(memory limit|result too large|timed out after 20 s)/],
-    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c', /^timed out after 20 s/],
+    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c', /^(memory limit|result too large|timed out after 10 s)/],
+    ['WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c', /^timed out after 10 s/],
     ['DROP TABLE singer', /^refused/],
     ["INSERT INTO singer (Singer_ID, Name) VALUES (99, 'x') RETURNING Singer_ID", /^(refused|attempt to write a readonly database)/],
     ["UPDATE singer SET Name = 'x'", /^refused/],
@@ -80,13 +90,13 @@ describe('a hostile system file scored alongside two normal systems on Spider de
   it('costs only its own items: the run completes within its memory caps and the databases stay byte-identical', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sqlboard-hostile-'));
     const cases = hostile(dir);
-    // The hostile file is ta-sql's with its first predictions replaced (all on concert_singer).
-    const lines = readFileSync(NORMAL['ta-sql'], 'utf8').split('\n');
+    // The hostile file is chang's (SQL<TAB>db_id) with its first predictions replaced (all on concert_singer).
+    const lines = readFileSync(NORMAL.chang, 'utf8').split('\n');
     cases.forEach(([sql], i) => (lines[i] = sql));
     const hostileFile = join(dir, 'hostile.sql');
     writeFileSync(hostileFile, lines.join('\n'));
     const before = new Map(allDbs().map((f) => [f, sha(f)]));
-    const common = ['--questions', DEV, '--db-root', DB_ROOT, '--timeout', '20', '--workers', String(WORKERS),
+    const common = ['--questions', DEV, '--db-root', DB_ROOT, '--timeout', '10', '--workers', String(WORKERS),
       '--max-memory-mb', String(MEMORY_MB), '--max-result-bytes', String(RESULT_BYTES), '--json'];
     const normal = Object.entries(NORMAL).flatMap(([name, file]) => ['--system', `${name}=${file}`]);
 
@@ -100,10 +110,10 @@ describe('a hostile system file scored alongside two normal systems on Spider de
     const b = read(join(dir, 'b.jsonl'));
     // The normal systems' verdicts, item for item, as if the hostile file had not been there.
     expect(a.filter((it) => it.system !== 'hostile')).toEqual(b);
-    expect(b).toHaveLength(2 * 1034);
+    expect(b).toHaveLength(2 * TASKS);
     // Each hostile item carries its own error; the hostile system's other items are scored normally.
     const h = a.filter((it) => it.system === 'hostile');
-    expect(h).toHaveLength(1034);
+    expect(h).toHaveLength(TASKS);
     cases.forEach(([sql, error], i) => {
       expect(h[i]!.correct, sql).toBe(false);
       expect(h[i]!.predError ?? '(no error)', sql).toMatch(error);
@@ -114,7 +124,7 @@ describe('a hostile system file scored alongside two normal systems on Spider de
     expect(hs.timeouts).toBe(h.filter((it) => it.predError?.startsWith('timed out')).length);
     expect(hs.timeouts).toBeGreaterThanOrEqual(1);
     expect(hs.execErrors + hs.timeouts).toBe(h.filter((it) => it.predError !== undefined).length);
-    const taSqlRest = b.filter((it) => it.system === 'ta-sql').slice(cases.length);
+    const taSqlRest = b.filter((it) => it.system === 'chang').slice(cases.length);
     expect(h.slice(cases.length).map((it) => it.correct)).toEqual(taSqlRest.map((it) => it.correct));
 
     for (const [f, hash] of before) expect(sha(f), f).toBe(hash);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { readItems } from '../src/benchmark/items.js';
-import { runCli, SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, runCli, SPIDER, TAB_SYSTEM } from './helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-inputs-'));
 const DB = join(SPIDER, 'database');
@@ -17,9 +17,11 @@ const slice = (file: string, name: string): string => {
 };
 const DEV = join(tmp, 'dev.json');
 writeFileSync(DEV, JSON.stringify((JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[]).slice(0, N)));
-const GOLD = slice(join(SPIDER, 'dev_gold.sql'), 'dev_gold.sql');
-const TA = slice(join(SPIDER, 'predictions', 'ta-sql', 'spider_predict_dev.sql'), 'ta.sql');
-const GT = join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv');
+const GOLD = slice(devGoldFile(), 'dev_gold.sql');
+const TA = slice(TAB_SYSTEM.file, 'chang.sql');
+// Hand labels in the layout of SALUS's Spider ground truth (query_id,label; 0 = wrong gold) for a sample of tasks.
+const GT = join(tmp, 'GT_spider.csv');
+writeFileSync(GT, ['query_id,label', ...[3, 6, 12, 17, 30, 41, 52, 66, 79, 150].map((id, i) => `${id},${i % 3 === 0 ? 0 : 1}`)].join('\n') + '\n');
 const store = join(tmp, 'store.db');
 
 interface Out {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ROOT, runCli, SPIDER } from './helpers/cli.js';
+import { cliEntry, ROOT, runCli, SPIDER } from './helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer } from './helpers/fake-llm-server.js';
 import { ROUTE_CASES, routeScript } from './judge/spider-fixture.js';
 import { ExitCode } from '../src/exit-codes.js';
@@ -76,7 +76,7 @@ interface Signalled {
 
 /** Starts the CLI (through `wrap`, e.g. `script` for a terminal), waits until `ready()`, sends `signal` to the CLI process. */
 async function signalWhen(args: string[], ready: () => boolean, signal: NodeJS.Signals, opts: { env?: NodeJS.ProcessEnv; terminal?: boolean; group?: boolean } = {}): Promise<Signalled> {
-  const cli = [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args];
+  const cli = [process.execPath, ...cliEntry(), ...args];
   // `script` gives the CLI a pseudo-terminal (its stderr is a TTY, so the progress bar is drawn); `exec` makes the CLI script's own child.
   const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
   const child = opts.terminal
@@ -139,6 +139,30 @@ describe('score: SIGINT to the process group (Ctrl-C) after some executions are 
     expect(a.execution.executed).toBe(a.execution.distinct - stored);
     expect(b.execution.reused).toBe(0);
     expect(a.systems).toEqual(b.systems);
+  }, 300_000);
+});
+
+// The one kill -9 test of score: no handler runs, yet the re-run loses no execution the store had committed.
+describe('score: SIGKILL (no clean-up at all) after some executions are stored', () => {
+  it('the re-run reuses every committed execution and gives the verdicts of an uninterrupted run', async () => {
+    const store = join(dir, 'killed.db');
+    const args = ['score', '--questions', questions, '--db-root', DB, ...systemArgs, '--workers', '2'];
+    let before = 0;
+    const r = await signalWhen([...args, '--store', store], () => (before = rows(store, 'executions')) >= KEPT_BEFORE_SIGNAL, 'SIGKILL', { group: true });
+    expect(r.code).toBeNull(); // killed, so no exit code
+    expect(before).toBeGreaterThanOrEqual(KEPT_BEFORE_SIGNAL);
+    const db = new Database(store, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+    const resumed = await runCli([...args, '--store', store, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const a = JSON.parse(resumed.stdout);
+    expect(a.execution.reused).toBeGreaterThanOrEqual(before);
+    expect(a.execution.reused + a.execution.executed).toBe(a.execution.distinct);
+    // An uninterrupted run (fresh.db: the SIGINT test's, whose executions are reused when it ran first).
+    const fresh = await runCli([...args, '--store', join(dir, 'fresh.db'), '--json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(a.systems).toEqual(JSON.parse(fresh.stdout).systems);
   }, 300_000);
 });
 

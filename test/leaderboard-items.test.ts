@@ -3,16 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { SHARED, runCli } from './helpers/cli.js';
+import { SPIDER, runCli } from './helpers/cli.js';
 import { wilson } from '../src/stats/intervals.js';
 import { itemsLeaderboard } from '../src/stats/leaderboard.js';
 import type { ItemRecord } from '../src/benchmark/types.js';
 import { jsonTextWithoutMeta } from './helpers/meta.js';
 
-const FLAGS = join(SHARED, 'salus', 'predictions', 'frontier_spider.csv');
-const TASKS = 1034; // Spider dev, the tasks SALUS's frontier_spider.csv covers
+// The bundled audit's Spider dev flags, in SALUS's format (task_id,predicted_label,score; 0 = flagged).
+const FLAGS = join(SPIDER, 'audit', 'flags.csv');
+const TASKS = 1034; // Spider dev, the tasks the flags cover
 
-/** SALUS flags read independently of the code under test: task_id → flagged (label 0). */
+/** The flags read independently of the code under test: task_id → flagged (label 0). */
 function handFlags(): Map<string, boolean> {
   const lines = readFileSync(FLAGS, 'utf8').trim().split(/\r?\n/).slice(1);
   return new Map(lines.map((l) => l.split(',')).map(([id, label]) => [id!.trim(), label!.trim() === '0']));
@@ -63,7 +64,7 @@ interface ItemsJson {
   }[];
 }
 
-describe('leaderboard from per-item verdict files with SALUS Spider flags', () => {
+describe('leaderboard from per-item verdict files with Spider gold-error flags', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlboard-lb-items-'));
   // Several systems per file, and a second file; "weak" lacks tasks 0–9.
   const fileA = writeJsonl(dir, 'a.jsonl', [...records('strong', patterns.strong!), ...records('middle', patterns.middle!)]);
@@ -75,7 +76,7 @@ describe('leaderboard from per-item verdict files with SALUS Spider flags', () =
     const j = JSON.parse(r.stdout) as ItemsJson;
     const flags = handFlags();
     expect(j.tasks).toBe(TASKS);
-    expect(j.flags).toEqual({ flagged: 325, clean: 709, unlisted: 0, unused: 0 });
+    expect(j.flags).toEqual({ flagged: 258, clean: 776, unlisted: 0, unused: 0 });
     for (const [system, f] of Object.entries(patterns)) {
       const s = j.systems.find((x) => x.system === system)!;
       let k = 0;
@@ -92,8 +93,8 @@ describe('leaderboard from per-item verdict files with SALUS Spider flags', () =
       expect(s.clean!.accuracy.low).toBeCloseTo(w.low, 12);
       expect(s.clean!.accuracy.high).toBeCloseTo(w.high, 12);
     }
-    // g* from the flags: e = 325 flagged of N = 1034 → 1.645 · 2√325/1034
-    expect(j.threshold).toBeCloseTo(1.6448536 * ((2 * Math.sqrt(325)) / 1034), 6);
+    // g* from the flags: e = 258 flagged of N = 1034 → 1.645 · 2√325/1034
+    expect(j.threshold).toBeCloseTo(1.6448536 * ((2 * Math.sqrt(258)) / 1034), 6);
   });
 
   it('ranks, counts a missing verdict as wrong, and pairs carry McNemar counts computed by hand', async () => {

@@ -2,12 +2,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SHARED, runCli } from './helpers/cli.js';
+import { ROOT, runCli } from './helpers/cli.js';
 
-const FLAGS = join(SHARED, 'salus', 'predictions', 'frontier_spider.csv');
+// The bundled audit's flags, in SALUS's format (task_id,predicted_label[,score]; 0 = flagged).
+const FLAGS = join(ROOT, 'data', 'spider', 'audit', 'flags.csv');
 const PRED = join(ROOT, 'data', 'spider', 'predictions');
 
-describe('leaderboard on real Spider dev verdicts (score --items) with SALUS Spider flags', () => {
+describe('leaderboard on real Spider dev verdicts (score --items) with the bundled gold-error flags', () => {
   it('prints clean-subset accuracy equal to a hand computation over the items and flags', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sqlboard-lb-spider-'));
     const items = join(dir, 'items.jsonl');
@@ -31,9 +32,9 @@ describe('leaderboard on real Spider dev verdicts (score --items) with SALUS Spi
       systems: { system: string; correct: number; clean: { tasks: number; correct: number; accuracy: { estimate: number } } }[];
     };
     expect(lb.tasks).toBe(1034);
-    expect(lb.flags).toMatchObject({ flagged: 325, clean: 709 });
+    expect(lb.flags).toMatchObject({ flagged: 258, clean: 776 });
 
-    // By hand: SALUS label 0 = flagged; clean accuracy = correct among unflagged tasks / unflagged tasks.
+    // By hand: label 0 = flagged; clean accuracy = correct among unflagged tasks / unflagged tasks.
     const flagged = new Set(
       readFileSync(FLAGS, 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(',')).filter(([, v]) => v!.trim() === '0').map(([id]) => id!.trim()),
     );
@@ -44,13 +45,13 @@ describe('leaderboard on real Spider dev verdicts (score --items) with SALUS Spi
       const k = clean.filter((x) => x.correct).length;
       const row = lb.systems.find((x) => x.system === s.name)!;
       expect(row.correct).toBe(s.correct); // same verdicts as score's own count
-      expect(clean).toHaveLength(709);
+      expect(clean).toHaveLength(776);
       expect(row.clean.correct).toBe(k);
-      expect(row.clean.accuracy.estimate).toBeCloseTo(k / 709, 12);
+      expect(row.clean.accuracy.estimate).toBeCloseTo(k / 776, 12);
     }
 
     const text = await runCli(['leaderboard', items, '--flags', FLAGS, '--iterations', '200']);
-    expect(text.stdout).toContain('325 of 1034 tasks are flagged as having wrong gold; clean accuracy uses the other 709.');
+    expect(text.stdout).toContain('258 of 1034 tasks are flagged as having wrong gold; clean accuracy uses the other 776.');
     // The column's short header when the table is narrowed to 100 columns.
     expect(text.stdout).toMatch(/Clean acc\./);
   });

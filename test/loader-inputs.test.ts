@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, SPIDER } from './helpers/cli.js';
 import { loadBenchmark } from '../src/benchmark/load-questions.js';
 import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import { readItems } from '../src/benchmark/items.js';
@@ -16,7 +16,7 @@ import { InputFileError } from '../src/errors.js';
 /*
  * Every loader against the ways a file arrives broken or odd: a byte-order mark and CRLF line ends
  * (read as the plain file), an empty file, a malformed line, a duplicate id (both lines named).
- * Real inputs where there are some: Spider dev, its gold file, a published system, tables.json, SALUS labels.
+ * Real inputs where there are some: Spider dev, its gold file, a published system, tables.json, the bundled flags.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlboard-loaders-'));
@@ -51,7 +51,7 @@ function rejects(f: () => unknown, path: string, message: string | RegExp): void
 describe('questions', () => {
   it('BOM + CRLF read as the plain file (JSON and the official gold format); an empty file is an error', () => {
     expect(loadBenchmark(file(windows(questionsText), '.json')).tasks).toEqual(bench.tasks);
-    const gold = readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').split('\n').slice(0, FIRST).join('\n') + '\n';
+    const gold = readFileSync(devGoldFile(), 'utf8').split('\n').slice(0, FIRST).join('\n') + '\n';
     const plain = loadBenchmark(file(gold, '.sql')).tasks;
     expect(plain).toHaveLength(FIRST);
     expect(loadBenchmark(file(windows(gold), '.sql')).tasks).toEqual(plain);
@@ -123,8 +123,8 @@ describe('per-item verdicts (score/judge --items)', () => {
 });
 
 describe('flags and label CSVs (SALUS format)', () => {
-  const salus = join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv');
-  it('the real SALUS labels with BOM + CRLF read as the plain file; empty, header-only and duplicate ids are errors', () => {
+  const salus = join(SPIDER, 'audit', 'flags.csv');
+  it('the bundled flags (SALUS format) with BOM + CRLF read as the plain file; empty, header-only and duplicate ids are errors', () => {
     const text = readFileSync(salus, 'utf8');
     const plain = readErrorFlags(file(text, '.csv'));
     expect(plain.size).toBeGreaterThan(100);

@@ -7,7 +7,7 @@ import { loadPredictions } from '../src/benchmark/load-predictions.js';
 import { taskDifficulty } from '../src/execution/ex-run.js';
 import { InputFileError } from '../src/errors.js';
 import { bundledSpider } from '../src/benchmark/bundled.js';
-import { SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, SPIDER } from './helpers/cli.js';
 
 const spider = loadBenchmark(join(SPIDER, 'dev.json'));
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-load-'));
@@ -23,24 +23,19 @@ describe('questions', () => {
     expect(spider.format).toBe('spider');
     expect(spider.tasks).toHaveLength(1034);
     expect(spider.tasks[5]!.id).toBe('5');
-    const bird = loadBenchmark(join(SHARED, 'bird', 'dev.json'));
+    expect(loadBenchmark(bundledSpider().questions).tasks).toEqual(spider.tasks);
+    // BIRD dev's first two records, as its dev.json writes them (the real file: test/fidelity/loaders-shared).
+    const bird = loadBenchmark(write('bird-dev.json', JSON.stringify([
+      { question_id: 0, db_id: 'california_schools', question: 'What is the highest eligible free rate?', evidence: 'rate = count / enrollment', SQL: 'SELECT 1', difficulty: 'simple' },
+      { question_id: 1, db_id: 'california_schools', question: 'Please list the lowest three rates', evidence: '', SQL: 'SELECT 2', difficulty: 'moderate' },
+    ])));
     expect(bird.format).toBe('bird');
-    expect(bird.tasks).toHaveLength(1534);
-    expect(bird.tasks[0]).toMatchObject({ id: '0', dbId: 'california_schools', difficulty: 'simple' });
-  });
-  it("bundles Spider dev's tasks exactly: the bundled dev.json keeps only the fields sqlboard reads", () => {
-    const bundled = loadBenchmark(bundledSpider().questions);
-    expect(bundled.tasks).toHaveLength(1034);
-    expect(bundled.tasks).toEqual(spider.tasks);
-  });
-  it('keeps mini-dev questions whose question_id repeats, under distinct ids, and says so', () => {
-    const mini = loadBenchmark(join(SHARED, 'bird', 'mini_dev', 'mini_dev_sqlite.json'));
-    expect(mini.tasks).toHaveLength(500);
-    expect(new Set(mini.tasks.map((t) => t.id)).size).toBe(500);
-    expect(mini.notes?.join('\n')).toMatch(/question_id 137 repeats/);
+    expect(bird.tasks).toHaveLength(2);
+    expect(bird.tasks[0]).toMatchObject({ id: '0', dbId: 'california_schools', difficulty: 'simple', goldSql: 'SELECT 1' });
+    expect(bird.tasks[1]).toMatchObject({ id: '1', difficulty: 'moderate' });
   });
   it("reads the official gold format (dev_gold.sql: SQL<TAB>db_id) as questions, with Spider's hardness", () => {
-    const gold = loadBenchmark(join(SPIDER, 'dev_gold.sql'));
+    const gold = loadBenchmark(devGoldFile());
     expect(gold.format).toBe('spider');
     expect(gold.tasks).toHaveLength(1034);
     expect(gold.tasks.map((t) => t.dbId)).toEqual(spider.tasks.map((t) => t.dbId));
@@ -76,8 +71,8 @@ describe('predictions in the formats found in the wild', () => {
     expect(kept.notes).toEqual(['repair keep-tabs: TABs inside the SQL kept on 1 lines']);
   });
   it('reads SQL<TAB>db_id lines and a first line of spaces without a final newline (DAIL-SQL)', () => {
-    const ta = loadPredictions(join(P, 'ta-sql', 'spider_predict_dev.sql'), spider, 'ta');
-    expect(ta.byTask.get('0')).toMatchObject({ sql: 'SELECT COUNT(*) FROM singer', dbId: 'concert_singer' });
+    const chang = loadPredictions(join(P, 'chatgpt-zero-shot-chang2023', 'pred.sql'), spider, 'chang');
+    expect(chang.byTask.get('0')).toMatchObject({ sql: 'select count(*) from singer', dbId: 'concert_singer' });
     const dail = loadPredictions(join(P, 'dail-sql', 'DAIL-SQL+GPT-4+self-consistency.txt'), spider, 'dail');
     expect(dail.byTask.get('0')!.sql).toBe('SELECT count(*) FROM singer');
     expect(dail.byTask.size).toBe(1034);
@@ -98,8 +93,6 @@ describe('predictions in the formats found in the wild', () => {
     expect(s.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer;');
     expect(s.repairs).toEqual({ 'restore-select': 1034 });
     expect(s.notes).toEqual(['repair restore-select: "SELECT " prepended to 1034 predictions: 1034 read as a SELECT list without its keyword (a "SELECT " left out?), e.g. task 0: "COUNT(*) FROM singer;"']);
-    const l = loadPredictions(join(P, 'chatgpt-zero-shot-liu2023', 'predict.json'), spider, 'liu', { repairs: ['restore-select'] });
-    expect(l.byTask.get('0')!.sql).toBe('SELECT COUNT(*) FROM singer');
   });
   it('never takes text that begins with a comment, WITH, VALUES or ( for a SELECT without its keyword', () => {
     const sqls = ['-- Your SQL query\nSELECT 1', '/* plan */ SELECT 1', 'WITH t AS (SELECT 1) SELECT * FROM t', 'VALUES (1)', '(SELECT 1)', '  \n-- x\nSELECT 2'];
@@ -108,25 +101,6 @@ describe('predictions in the formats found in the wild', () => {
     expect([...p.byTask.values()].map((x) => x.sql)).toEqual(sqls);
     expect(p.repairs).toEqual({ 'restore-select': 0 });
     expect(p.notes).toEqual([]);
-    // A ROSE mini-dev system whose SQL opens with a comment: nothing is prepended, even with the repair on.
-    const mini = loadBenchmark(join(SHARED, 'rose', 'data', 'mini_dev.json'));
-    const omni = loadPredictions(join(SHARED, 'rose', 'data', 'method_results', 'mini_dev', 'omni-32b-result.json'), mini, 'omni', { repairs: ['restore-select'] });
-    const commented = [...omni.byTask.values()].filter((x) => x.sql.startsWith('--'));
-    expect(commented.length).toBeGreaterThan(20);
-    expect(omni.repairs).toEqual({ 'restore-select': 0 });
-  });
-  it("reads BIRD's official JSON and ROSE-style records with question_id", () => {
-    const mini = loadBenchmark(join(SHARED, 'bird', 'mini_dev', 'mini_dev_sqlite.json'));
-    const p = loadPredictions(join(SHARED, 'bird', 'predictions', 'mini_dev', 'TA_output', 'predict_mini_dev_gpt-4-o_cot_SQLite.json'), mini, 'gpt-4o');
-    expect(p.format).toBe('bird-json');
-    expect(p.byTask.size).toBe(500);
-    const first = p.byTask.get(mini.tasks[0]!.id)!;
-    expect(first.dbId).toBe(mini.tasks[0]!.dbId);
-    expect(first.sql).not.toContain('----- bird -----');
-    const dev = loadBenchmark(join(SHARED, 'rose', 'data', 'dev.json'));
-    const r = loadPredictions(join(SHARED, 'rose', 'data', 'method_results', 'dev', 'chess-result.json'), dev, 'chess');
-    expect(r.format).toBe('json-records');
-    expect(r.byTask.size).toBeGreaterThan(0);
   });
   it('counts a task without a prediction as missing, not as an error', () => {
     const f = write('partial.json', JSON.stringify({ '0': 'SELECT 1\t----- bird -----\tconcert_singer' }));

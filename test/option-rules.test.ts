@@ -56,7 +56,7 @@ describe('judge: the rules of JUDGE_OPTIONS and the shared LLM/batch tables', ()
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--timeout must be a positive number of seconds/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('audit: the rules of AUDIT_OPTIONS', () => {
@@ -81,7 +81,7 @@ describe('audit: the rules of AUDIT_OPTIONS', () => {
     const r = await runCli(['audit', '--questions', preds, '--db-root', join(SPIDER, 'database'), '--agent', `a=${preds}`, `b=${preds}`, `c=${preds}`, '--compare-flags', preds, '--store', join(mkdtempSync(join(tmpdir(), 'sqlboard-rules-')), 's.db')]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--compare-flags needs --labels/);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('validate: the rules of VALIDATE_OPTIONS', () => {
@@ -105,7 +105,7 @@ describe('validate: the rules of VALIDATE_OPTIONS', () => {
     const r = await runCli(['validate', '--set', set, '--provider', 'openai', '--model', 'm']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--provider needs --model and --db-root/);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('leaderboard: the rules of LEADERBOARD_OPTIONS', () => {

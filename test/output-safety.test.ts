@@ -3,7 +3,8 @@ import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, sym
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, SHARED, SPIDER } from './helpers/cli.js';
+import { runCli, SPIDER } from './helpers/cli.js';
+import { writeRoseRun } from './helpers/made-up-judging.js';
 import { startFakeLlmServer, type FakeLlmServer } from './helpers/fake-llm-server.js';
 import { ROUTE_CASES, routeScript } from './judge/spider-fixture.js';
 import { ExitCode } from '../src/exit-codes.js';
@@ -12,7 +13,7 @@ import { processIo } from '../src/report/output.js';
 /*
  * Every command refuses, before any work, an output that would write over one of its inputs (the
  * same file through a symlink or a hard link too), two outputs on one file or on stdout, and an
- * output it cannot write. Real inputs: Spider dev, its databases and published predictions, a ROSE run.
+ * output it cannot write. Real inputs: Spider dev, its databases and published predictions, a made-up ROSE run.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlboard-outputs-'));
@@ -40,7 +41,7 @@ beforeAll(async () => {
   writeFileSync(itemsA, lines.filter((l) => l.includes('"system":"a"')).join('\n') + '\n');
   writeFileSync(itemsB, lines.filter((l) => l.includes('"system":"b"')).join('\n') + '\n');
   server = await startFakeLlmServer(routeScript);
-}, 120_000);
+}, 300_000);
 afterAll(async () => server?.close());
 
 /** Runs the CLI and expects a user error whose message contains `message`, with every input unchanged. */
@@ -159,8 +160,7 @@ describe('audit, import rose, validate, stats, batch status', () => {
   });
 
   it('import rose: --out onto a file of the ROSE directory', async () => {
-    const rose = join(dir, 'rose', 'o3-c3-eval');
-    cpSync(join(SHARED, 'rose', 'output', 'benchmarking', 'c3', 'o3-c3-eval'), rose, { recursive: true });
+    const rose = writeRoseRun(join(dir, 'rose', 'o3-c3-eval'));
     const evalFile = join(rose, 'eval_results.json');
     await refused(['import', 'rose', rose, '--system', 'c3', '--out', evalFile], `--out ${evalFile} is a file inside an input directory (ROSE directory ${rose})`, [evalFile]);
   });

@@ -39,7 +39,7 @@ describe('the pool at the end of a run', () => {
     } finally {
       await pool.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   it('answers every job once when the busy process is inside a long query, and serves the next run', async () => {
     const pool = await twoProcesses();
@@ -56,5 +56,5 @@ describe('the pool at the end of a run', () => {
     } finally {
       await pool.close();
     }
-  }, 60_000);
+  }, 300_000);
 });

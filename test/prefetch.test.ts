@@ -71,7 +71,7 @@ describe('prefetch: executions started before the run that uses them', () => {
       expect(rerun).toMatchObject({ distinct: 451, executed: 0, reused: 451 });
       store.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('is not taken by a run that needs what it did not fetch (the rows)', async () => {
     const store = freshStore();
@@ -81,7 +81,7 @@ describe('prefetch: executions started before the run that uses them', () => {
     });
     store.close();
     expect(results.every((r, i) => r.status === 'ok' && r.rows.length === 1 && r.rows[0]![0] === i)).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it('leaves unusable databases to run(), which reports them', async () => {
     const store = freshStore();
@@ -91,7 +91,7 @@ describe('prefetch: executions started before the run that uses them', () => {
       await expect(e.run([{ dbId: 'no_such_db', sql: 'SELECT 1' }])).rejects.toThrow(/unknown database "no_such_db"/);
     });
     store.close();
-  }, 120_000);
+  }, 300_000);
 
   it('a full disk while prefetched results are kept makes the run fail with the store error', async () => {
     const store = freshStore();
@@ -110,5 +110,5 @@ describe('prefetch: executions started before the run that uses them', () => {
     store.close();
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toMatch(/^the disk holding the run store .* is full \(SQLITE_FULL/);
-  }, 180_000);
+  }, 300_000);
 });

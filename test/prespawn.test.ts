@@ -63,7 +63,7 @@ describe.runIf(process.platform === 'linux')('execution processes started before
     expect(most).toBe(1);
     const json = JSON.parse(stdout) as { systems: { errors?: number; correct: number }[] };
     expect(json.systems[0]!.correct).toBe(0);
-  }, 60_000);
+  }, 300_000);
 
   it('end with a run that fails before it executes anything', async () => {
     const cli = spawn(process.execPath, args('fails.db', '--max-rows', '-1'), { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -83,7 +83,7 @@ describe.runIf(process.platform === 'linux')('execution processes started before
     const left = (): number[] => [...started].filter(alive);
     for (let t = 0; t < 100 && left().length > 0; t++) await sleep(50);
     expect(left()).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 
   it('score through setpriv that cannot start Node: the processes started early fail, the rest start directly', async () => {
     const { path, gold } = failingSetprivSetup(dir, first);
@@ -98,5 +98,5 @@ describe.runIf(process.platform === 'linux')('execution processes started before
     expect(await new Promise((r) => cli.on('exit', r)), stderr).toBe(0);
     expect(stderr).toMatch(/unrecognized option --pdeathsig/);
     expect((JSON.parse(stdout) as { systems: { correct: number }[] }).systems[0]!.correct).toBe(1);
-  }, 60_000);
+  }, 300_000);
 });

@@ -61,7 +61,7 @@ describe('provenance of every output', () => {
     const dbs = ['concert_singer', 'pets_1'];
     expect(Object.keys(out.meta.databases ?? {})).toEqual(dbs);
     for (const db of dbs) expect(out.meta.databases![db]).toBe(sha256(readFileSync(join(dbRoot, db, `${db}.sqlite`))));
-  }, 120_000);
+  }, 300_000);
 
   it('--md and --html end with a provenance footer; --csv FILE stays plain CSV with FILE.meta.json beside it', async () => {
     const [md, html, csv] = ['r.md', 'r.html', 'r.csv'].map((f) => join(dir, f));
@@ -83,7 +83,7 @@ describe('provenance of every output', () => {
     const rows = parse(readFileSync(csv, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows.map((row) => row.System)).toEqual(['c3']);
     expect(r.stderr).toContain(`wrote ${csv}.meta.json`);
-  }, 120_000);
+  }, 300_000);
 
   it('judge: the prompt templates it sent, by hash, and the judge model', async () => {
     const replay = join(dir, 'replay.jsonl');
@@ -102,7 +102,7 @@ describe('provenance of every output', () => {
     expect(meta.prompts).toEqual({ prover: hash('prover'), refuter: hash('refuter'), 'refuter-match': hash('refuter-match') });
     expect(meta.models).toEqual([{ role: 'judge', provider: 'replay', model: 'gpt-4o-2024-08-06' }]);
     expect(Object.keys(meta.databases ?? {})).toEqual(['concert_singer', 'pets_1']);
-  }, 120_000);
+  }, 300_000);
 
   it('leaderboard and stats record their seed; the footer is all a report gains', async () => {
     const r = await stats({ statistic: 'interval', k: 803, n: 1034 });
@@ -121,5 +121,5 @@ describe('provenance of every output', () => {
     const lbMeta = (JSON.parse(lb.stdout) as { meta: Meta }).meta;
     expect(lbMeta.seed).toBe(9);
     expect(lbMeta.options).toMatchObject({ items: [items], seed: 9, iterations: 50 });
-  }, 120_000);
+  }, 300_000);
 });

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { ROOT, SHARED, runCli } from './helpers/cli.js';
+import { ROOT, SPIDER, runCli } from './helpers/cli.js';
 import { launchChromium } from './helpers/chromium.js';
+import { writeSiteBoard } from './helpers/board.js';
 
 const OUT = join(ROOT, 'test-output');
-const BOARD = join(SHARED, 'bird-leaderboard', 'overall-ex.csv');
-const FLAGS = join(SHARED, 'salus', 'predictions', 'frontier_spider.csv');
+const BOARD = writeSiteBoard(mkdtempSync(join(tmpdir(), 'sqlboard-board-')));
+const FLAGS = join(SPIDER, 'audit', 'flags.csv');
 
 let browser: { context: BrowserContext; close: () => Promise<void> };
 
@@ -17,7 +18,7 @@ let browser: { context: BrowserContext; close: () => Promise<void> };
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   browser = await launchChromium();
-}, 240_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
 });

@@ -7,11 +7,13 @@ import { startFakeLlmServer } from './helpers/fake-llm-server.js';
 import { writeSpiderSubset } from './helpers/spider-subset.js';
 import { routeScript } from './judge/spider-fixture.js';
 import { writeLiveSet } from './validate/live-set-fixture.js';
-import { ROOT, SHARED, SPIDER, runCli } from './helpers/cli.js';
+import { ROOT, SPIDER, runCli } from './helpers/cli.js';
+import { writeSiteBoard } from './helpers/board.js';
+import { madeUpIds, writeRoseRun, writeValidationSet, writeVerdicts } from './helpers/made-up-judging.js';
 
 /*
  * Every command's --json against its JSON Schema in schemas/ (what the package ships), with ajv:
- * real outputs on a Spider dev subset, the ROSE-VEC runs, the SALUS labels and the BIRD leaderboard.
+ * real outputs on a Spider dev subset (bundled) and on made-up labels, verdicts, a ROSE run and a board.
  */
 
 const SCHEMAS = join(ROOT, 'schemas');
@@ -25,8 +27,6 @@ let systems: string[] = [];
 const store = join(dir, 'run.db');
 const items = join(dir, 'items.jsonl');
 const replay = join(dir, 'replay.jsonl');
-const ROSE = join(SHARED, 'rose');
-const SALUS = join(SHARED, 'salus');
 
 beforeAll(() => {
   // concert_singer and pets_1
@@ -67,12 +67,9 @@ describe('every --json validates against its schema in schemas/', () => {
     const judged = join(dir, 'judged.jsonl');
     await valid('judge', ['judge', '--questions', questions, '--db-root', dbRoot, '--store', store, '--system', systems[0]!, '--provider', 'replay', '--replay', replay, '--model', 'gpt-4o-2024-08-06', '--items', judged]);
     companionOf(judged);
-    // SALUS's hand labels of the subset's tasks (Spider dev 36-59), renumbered as the subset numbers them.
-    const gt = readFileSync(join(SALUS, 'ground_truth', 'GT_RS_200_spider.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
-    const sample = gt.filter(([id]) => Number(id) >= 36 && Number(id) < 60).map(([id, label]) => `${Number(id) - 36},${label}`);
-    expect(sample).toContain('12,0');
+    // Hand labels in SALUS's layout for five of the subset's tasks, one of them wrong gold (label 0).
     const labels = join(dir, 'labels.csv');
-    writeFileSync(labels, ['query_id,label', ...sample].join('\n') + '\n');
+    writeFileSync(labels, ['query_id,label', '0,1', '3,1', '7,1', '12,0', '20,1'].join('\n') + '\n');
     const out = join(dir, 'audit-out');
     const audited = await valid('audit', ['audit', '--questions', questions, '--db-root', dbRoot, '--store', store, ...systems.flatMap((s) => ['--agent', s]), '--labels', labels, '--out', out]);
     expect(audited.labelled).toEqual({ n: 5, errors: 1, missing: 0 });
@@ -92,7 +89,7 @@ describe('every --json validates against its schema in schemas/', () => {
     await valid('leaderboard', ['leaderboard', items, '--iterations', '50', '--metric', 'em']);
     const mean = await valid('leaderboard', ['leaderboard', items, '--iterations', '50', '--metric', 'soft-f1']);
     expect(mean.metric).toBe('soft-f1');
-    await valid('leaderboard', ['leaderboard', '--board', join(SHARED, 'bird-leaderboard', 'overall-ex.csv'), '--n', '1534', '--flawed', '564']);
+    await valid('leaderboard', ['leaderboard', '--board', writeSiteBoard(dir), '--n', '1534', '--flawed', '564']);
   }, 300_000);
 
   it('stats (each statistic), import rose and validate', async () => {
@@ -100,13 +97,18 @@ describe('every --json validates against its schema in schemas/', () => {
     await valid('stats', ['stats', 'prevalence', '--n', '200', '--flagged', '60', '--tp', '50', '--fp', '10', '--fn', '5', '--tn', '135']);
     await valid('stats', ['stats', 'detector', '--tp', '50', '--fp', '10', '--fn', '5', '--tn', '135']);
     await valid('stats', ['stats', 'interval', '--k', '803', '--n', '1034']);
-    await valid('stats', ['stats', 'agreement', join(SALUS, 'predictions', 'frontier.csv'), join(SALUS, 'ground_truth', 'GT_RS_200.csv'), '--iterations', '100']);
+    // Made-up labels and verdicts (the published ones: test/fidelity/), 40 tasks.
+    const ids = madeUpIds();
+    const truth = join(dir, 'truth.csv');
+    writeFileSync(truth, ['query_id,label', ...ids.map((i) => `${i},${i % 3 === 0 ? 0 : 1}`)].join('\n') + '\n');
+    const flags = join(dir, 'flags.csv');
+    writeFileSync(flags, ['task_id,predicted_label', ...ids.map((i) => `${i},${i % 4 === 0 ? 0 : 1}`)].join('\n') + '\n');
+    await valid('stats', ['stats', 'agreement', flags, truth, '--iterations', '100']);
     const imported = join(dir, 'imported.jsonl');
-    await valid('import-rose', ['import', 'rose', join(ROSE, 'output', 'benchmarking', 'gpt-5', 'o3-gpt-5-eval'), '--system', 'gpt-5', '--out', imported]);
+    await valid('import-rose', ['import', 'rose', writeRoseRun(join(dir, 'rose-run')), '--system', 'r', '--out', imported]);
     companionOf(imported);
-    const set = join(ROSE, 'data', 'annotations', 'rose-vec-spider.json');
-    const run = (backbone: string) => join(ROSE, 'output', 'rose-vec', 'rose-vec-spider', backbone, 'ROSE');
-    await valid('validate', ['validate', '--set', set, '--judge', `o3=${run('o3')}`, '--judge', `g=${run('gemini-2.5-pro')}`, '--ensemble', 'and:o3,g', '--baseline', 'g', '--iterations', '50']);
+    const set = writeValidationSet(join(dir, 'set.jsonl'));
+    await valid('validate', ['validate', '--set', set, '--judge', writeVerdicts(dir, 'o3', 3), '--judge', writeVerdicts(dir, 'g', 5), '--ensemble', 'and:o3,g', '--baseline', 'g', '--iterations', '50']);
   }, 300_000);
 
   it('validate with a live judge (openai provider against a scripted server on 127.0.0.1)', async () => {
@@ -126,7 +128,7 @@ describe('every --json validates against its schema in schemas/', () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('a changed shape is caught: a score object without its systems, or with a meta of another command, is invalid', async () => {
     const validate = ajv.getSchema('score.schema.json')!;
@@ -134,5 +136,5 @@ describe('every --json validates against its schema in schemas/', () => {
     expect(validate({ schemaVersion: 2, meta: { ...out.meta, command: 'scores' }, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
     expect(validate({ schemaVersion: 2, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(false);
     expect(validate({ schemaVersion: 2, meta: out.meta, comparator: 'bird', keepDistinct: false, questions: 'q', tasks: 1, systems: [], execution: { requested: 0, distinct: 0, executed: 0, reused: 0 } })).toBe(true);
-  }, 60_000);
+  });
 });

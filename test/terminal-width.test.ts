@@ -6,7 +6,8 @@ import { bundledSpider } from '../src/benchmark/bundled.js';
 import { emitReport, type ReportIo } from '../src/report/output.js';
 import { fitTable } from '../src/report/terminal-fit.js';
 import type { Report, Table } from '../src/report/model.js';
-import { maxLineWidth, runCli, SHARED, SPIDER } from './helpers/cli.js';
+import { devGoldFile, maxLineWidth, runCli, SPIDER } from './helpers/cli.js';
+import { writeSiteBoard } from './helpers/board.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-width-'));
 
@@ -133,7 +134,7 @@ describe('terminal tables fit the terminal', () => {
     const n = 40;
     const questions = join(tmp, 'dev40.json');
     writeFileSync(questions, JSON.stringify((JSON.parse(readFileSync(join(SPIDER, 'dev.json'), 'utf8')) as unknown[]).slice(0, n)));
-    const gold = readFileSync(join(SPIDER, 'dev_gold.sql'), 'utf8').split('\n').slice(0, n);
+    const gold = readFileSync(devGoldFile(), 'utf8').split('\n').slice(0, n);
     const systems = bundledSpider().systems.map((s, k) => {
       const file = join(tmp, `${s.name}.sql`);
       writeFileSync(file, gold.map((l, i) => ((i + k) % 5 === 0 ? `SELECT 1\t${l.split('\t')[1]}` : l)).join('\n') + '\n');
@@ -146,20 +147,24 @@ describe('terminal tables fit the terminal', () => {
     const wide = await runCli(['score', '--questions', questions, '--db-root', join(SPIDER, 'database'), '--store', join(tmp, 's.db'), '--wide', ...systems.flat()]);
     expect(maxLineWidth(wide.stdout)).toBeGreaterThan(100);
 
-    const salus = join(SHARED, 'salus');
+    // Labels in SALUS's ground-truth layout for `stats agreement`: the flags' first 200 tasks, every fifth flipped.
+    const flags = join(SPIDER, 'audit', 'flags.csv');
+    const truth = join(tmp, 'truth.csv');
+    const flagRows = readFileSync(flags, 'utf8').trim().split('\n').slice(1, 201).map((l) => l.split(','));
+    writeFileSync(truth, ['query_id,label', ...flagRows.map(([id, label], i) => `${id},${i % 5 === 0 ? 1 - Number(label) : label}`)].join('\n') + '\n');
     const commands = [
-      ['leaderboard', join(tmp, 'items.jsonl'), '--flags', join(salus, 'predictions', 'frontier_spider.csv'), '--iterations', '100'],
-      ['leaderboard', '--board', join(SHARED, 'bird-leaderboard', 'overall-ex.csv'), '--n', '1534', '--flawed', '564'],
+      ['leaderboard', join(tmp, 'items.jsonl'), '--flags', flags, '--iterations', '100'],
+      ['leaderboard', '--board', writeSiteBoard(tmp), '--n', '1534', '--flawed', '564'],
       ['stats', 'gap', '--n', '1534', '--flawed', '564'],
       ['stats', 'prevalence', '--n', '1034', '--flagged', '276', '--tp', '40', '--fp', '10', '--fn', '20', '--tn', '130'],
       ['stats', 'detector', '--tp', '40', '--fp', '10', '--fn', '20', '--tn', '130'],
       ['stats', 'interval', '--k', '700', '--n', '1034'],
-      ['stats', 'agreement', join(salus, 'predictions', 'frontier.csv'), join(salus, 'ground_truth', 'GT_RS_200.csv')],
+      ['stats', 'agreement', flags, truth],
     ];
     for (const args of commands) {
       const r = await runCli(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(maxLineWidth(r.stdout), args.slice(0, 3).join(' ')).toBeLessThanOrEqual(100);
     }
-  }, 240_000);
+  }, 300_000);
 });

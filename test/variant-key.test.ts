@@ -116,7 +116,7 @@ describe('one spelling of a query runs once', () => {
     } finally {
       await engine.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   it('shares them whichever process ran the first spelling (the pool keeps one record for all)', async () => {
     const engine = new ExecutionEngine({ dbRoot: join(SPIDER, 'database'), workers: 2 });
@@ -143,5 +143,5 @@ describe('one spelling of a query runs once', () => {
     } finally {
       await engine.close();
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -64,7 +64,7 @@ describe('gold mutations for the injected-error benchmark', () => {
       await engine.close();
       store.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('ranking statistics', () => {

@@ -313,7 +313,7 @@ describe('sqlboard audit --llm-agent (CLI)', () => {
     expect(table.stdout).toContain('LLM agents');
     expect(table.stdout).toMatch(/gpt.*openai:gpt-4o.*29.*1/);
     expect(maxLineWidth(table.stdout)).toBeLessThanOrEqual(100);
-  }, 60_000);
+  }, 300_000);
 
   it('a re-run makes zero HTTP calls and gives the same flags', async () => {
     const store = join(dir, 'cli.db');
@@ -325,7 +325,7 @@ describe('sqlboard audit --llm-agent (CLI)', () => {
     const out = JSON.parse(r.stdout);
     expect(out.llmAgents[0]).toMatchObject({ calls: 0, cachedCalls: 30, generated: 29, costUsd: 0 });
     expect(out.flagged).toBe(JSON.parse(first.stdout).flagged);
-  }, 60_000);
+  }, 300_000);
 
   it('kill -9 mid-generation, then resume: no answered call is asked again', async () => {
     const store = join(dir, 'killed.db');
@@ -342,7 +342,7 @@ describe('sqlboard audit --llm-agent (CLI)', () => {
     const out = JSON.parse(r.stdout);
     expect(out.llmAgents[0]).toMatchObject({ cachedCalls: kept, generated: 29 });
     expect(storeCalls(store)).toBe(30);
-  }, 60_000);
+  }, 300_000);
 
   it('fewer than 3 agents in all is a user error; --llm-agent counts toward the 3', async () => {
     const r = await runCli(['audit', '--questions', questions, '--db-root', DB_ROOT, '--agent', `a=${fileA}`, '--llm-agent', 'gpt=openai:gpt-4o'], { env });

@@ -16,6 +16,8 @@ export interface SeenRequest {
   messages: { role: string; content: string }[];
   headers: IncomingHttpHeaders;
   body: string;
+  /** Set when the client closed the connection before the reply was sent (it gave up: a timeout, an abort). */
+  closedBeforeReply?: boolean;
 }
 
 export interface Reply {
@@ -69,6 +71,9 @@ export async function startFakeLlmServer(script: Script): Promise<FakeLlmServer>
       const messages = api === 'openai' ? ((parsed.messages as { role: string; content: string }[]) ?? []) : geminiMessages(parsed);
       const s: SeenRequest = { api, path, model, messages, headers: req.headers, body };
       seen.push(s);
+      res.on('close', () => {
+        if (!res.writableEnded) s.closedBeforeReply = true;
+      });
       let reply: Reply;
       try {
         reply = await current(s, seen.length);

@@ -188,7 +188,7 @@ describe('sqlboard judge (CLI, real SDK against a local server)', () => {
     const a = readFileSync(items, 'utf8').trim().split('\n').map((l) => stable(JSON.parse(l)));
     const b = readFileSync(resumedItems, 'utf8').trim().split('\n').map((l) => stable(JSON.parse(l)));
     expect(b).toEqual(a);
-  }, 60_000);
+  }, 300_000);
 
   it('--provider gemini through the real @google/genai SDK gives the same verdicts', async () => {
     server.seen.length = 0;

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSchemaSource, readDescriptions, schemaText } from '../../src/judge/schema-text.js';
-import { SHARED, SPIDER } from '../helpers/cli.js';
+import { createSchemaSource, schemaText } from '../../src/judge/schema-text.js';
+import { SPIDER } from '../helpers/cli.js';
 
 const dbFile = (id: string): string => join(SPIDER, 'database', id, `${id}.sqlite`);
 
@@ -17,17 +17,6 @@ describe('schema text', () => {
     expect(text).toMatch(/-- Sample values of singer:\n(--   .*\n)*--   Country: "Netherlands", "United States", "France"/);
     expect(schemaText(file)).toBe(text);
     expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(before);
-  });
-
-  it("reads BIRD's database_description CSVs (BOM, value descriptions)", () => {
-    const dir = join(SHARED, 'bird', 'database_description', 'california_schools');
-    const d = readDescriptions(dir, ['frpm', 'satscores', 'schools', 'no_such_table']);
-    expect([...d.keys()].sort()).toEqual(['frpm', 'satscores', 'schools']);
-    const frpm = d.get('frpm')!;
-    // A description that only repeats the column name adds nothing and is left out.
-    expect(frpm.some((l) => l.startsWith('CDSCode'))).toBe(false);
-    expect(frpm).toContain('County Name: County Code');
-    expect(frpm.find((l) => l.startsWith('Charter School (Y/N)'))).toMatch(/values: 0:/);
   });
 
   it('reads every Spider dev database', () => {

@@ -44,14 +44,14 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
     expect(b.stderr).toMatch(/partial result: 1 of 8 items unscored/);
     expect(readItems(join(dir, 'batch.jsonl')).map(verdict)).toEqual(readItems(onlineItems).map(verdict));
     expect(b.stdout + b.stderr).not.toContain('SECRET');
-  }, 240_000);
+  }, 300_000);
 
   it('kill -9 between submission and completion: the re-run polls the recorded batch, submits nothing twice, and ends as an online run', async () => {
     server.batches.length = 0;
     server.setPlan(() => ({ polls: 1_000_000 }));
     const store = join(dir, 'killed.db');
     const items = join(dir, 'killed.jsonl');
-    const signal = await runCliAndKill(args(store, items, BATCH), () => server.batches.length === 1 && server.batches[0].polls >= 2, { env, timeoutMs: 60_000 });
+    const signal = await runCliAndKill(args(store, items, BATCH), () => server.batches.length === 1 && server.batches[0].polls >= 2, { env });
     expect(signal).toBe('SIGKILL');
     expect(server.batches).toHaveLength(1);
     // The provider finishes the batch while nobody is watching.
@@ -73,7 +73,7 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
     expect(table.code).toBe(0);
     expect(table.stdout.match(/completed/g)?.length).toBeGreaterThanOrEqual(2);
     expect(maxLineWidth(table.stdout)).toBeLessThanOrEqual(100);
-  }, 240_000);
+  }, 300_000);
 
   it('--batch-wait none submits wave 1 and exits 3 (partial, 7 items waiting); the same command later collects them', async () => {
     server.batches.length = 0;
@@ -88,7 +88,7 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
     expect(second.stderr).toMatch(/partial result: 1 of 8 items unscored/);
     expect(server.batches).toHaveLength(2);
     expect(readItems(items).map(verdict)).toEqual(readItems(onlineItems).map(verdict));
-  }, 240_000);
+  }, 300_000);
 
   it('--batch with --provider replay or without a usable combination is a user error', async () => {
     const r = await runCli(['judge', '--questions', questions, '--db-root', DB_ROOT, '--system', `routes=${preds}`, '--provider', 'replay', '--replay', preds, '--model', 'x', '--batch', '--store', join(dir, 'r.db')]);
@@ -97,7 +97,7 @@ describe('sqlboard judge --batch (CLI, real SDK against a local batch server)', 
     const w = await runCli(args(join(dir, 'w.db'), join(dir, 'w.jsonl'), ['--batch-wait', 'none']), { env });
     expect(w.code).toBe(2);
     expect(w.stderr).toMatch(/--batch-wait and --batch-fallback apply only with --batch/);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('sqlboard validate --provider openai --batch (live judge through the batch engine)', () => {
@@ -115,5 +115,5 @@ describe('sqlboard validate --provider openai --batch (live judge through the ba
     // overturns (0) where humans said correct: two waves, the second holding that Refuter.
     expect(j.subsets.all.confusion).toEqual({ tp: 1, fp: 0, fn: 1, tn: 1 });
     expect(server.batches.map((b) => b.lines.length)).toEqual([2, 1]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOpenAiProvider } from '../../src/llm/providers/openai.js';
 import { createGeminiProvider } from '../../src/llm/providers/gemini.js';
 import { ProviderError, parseRetryAfter, redactUrl } from '../../src/llm/providers/types.js';
@@ -120,12 +120,14 @@ describe.each(providers())('%s provider against a local HTTP server', (name, mak
 
   it('a reply slower than the per-call timeout is a timeout, retried', async () => {
     server.seen.length = 0;
-    server.setScript(sequence([{ text: 'late', delayMs: 1500 }, { text: 'quick' }]));
-    const t0 = Date.now();
+    // The late reply would come long after the 300 ms limit; how long the call took is not asserted
+    // (it depends on the machine's load; the timing lives in npm run bench): the call must fail as a
+    // timeout, and the server must see the client close the request before it replied.
+    server.setScript(sequence([{ text: 'late', delayMs: 20_000 }, { text: 'quick' }]));
     const first = await make().complete(req(300)).catch((x: unknown) => x);
-    expect(Date.now() - t0).toBeLessThan(1400);
     expect(first).toBeInstanceOf(ProviderError);
     expect((first as ProviderError).kind).toBe('timeout');
+    await vi.waitFor(() => expect(server.seen[0]!.closedBeforeReply).toBe(true), { timeout: 15_000, interval: 20 });
     const r = await withRetries(() => make().complete(req(300)), fastPolicy, async () => {});
     expect(r.value.text).toBe('quick');
   });

@@ -46,5 +46,5 @@ describe('exact-match results in the run store', () => {
     rw.close();
     const third = await run();
     expect(third.items.find((i) => i.system === wrong.system && i.taskId === wrong.taskId)!.em).toBe(1);
-  }, 120_000);
+  }, 300_000);
 });

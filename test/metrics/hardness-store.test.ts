@@ -62,5 +62,5 @@ describe('Spider hardness levels in the run store', () => {
     const fourth = await run();
     expect(fourth.items).toEqual(first.items);
     expect(kept()).toEqual(rows);
-  }, 120_000);
+  }, 300_000);
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readItems } from '../../src/benchmark/items.js';
-import { runCli, SPIDER } from '../helpers/cli.js';
+import { devGoldFile, runCli, SPIDER } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-metrics-'));
 const DB = join(SPIDER, 'database');
@@ -16,7 +16,7 @@ function smallSpider(): { questions: string; gold: string; c3: string } {
   copyFileSync(join(SPIDER, 'tables.json'), join(tmp, 'tables.json'));
   const lines = (f: string): string => readFileSync(f, 'utf8').split('\n').slice(0, 40).join('\n') + '\n';
   const gold = join(tmp, 'gold40.sql');
-  writeFileSync(gold, lines(join(SPIDER, 'dev_gold.sql')));
+  writeFileSync(gold, lines(devGoldFile()));
   const c3 = join(tmp, 'c3-40.sql');
   writeFileSync(c3, lines(join(SPIDER, 'predictions', 'c3', 'predicted_sql.txt')));
   return { questions, gold, c3 };

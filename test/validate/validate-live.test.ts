@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, SPIDER } from '../helpers/cli.js';
@@ -37,5 +37,19 @@ describe('validate with a live judge (replay provider, real Spider databases)', 
     expect(j.subsets.all.confusion).toEqual({ tp: 1, fp: 0, fn: 1, tn: 1 });
     expect(j.cost.callsPerItem).toBeCloseTo(2 / 3, 10);
     expect(r.stderr).toMatch(/1 items have no database/);
-  }, 60_000);
+  }, 300_000);
+
+  it('user errors exit 2 with a message', async () => {
+    const bad = await runCli(['validate', '--set', setFile, '--judge', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/expected NAME=SOURCE/);
+    const missing = await runCli(['validate', '--set', setFile, '--judge', `x=${join(dir, 'nope')}`]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/does not exist/);
+    const verdicts = join(dir, 'a.jsonl');
+    writeFileSync(verdicts, '{"system":"a","taskId":"1","correct":true}\n');
+    const ens = await runCli(['validate', '--set', setFile, '--judge', `a=${verdicts}`, '--ensemble', 'majority:a,b']);
+    expect(ens.code).toBe(2);
+    expect(ens.stderr).toMatch(/no judge named b/);
+  }, 300_000);
 });

@@ -133,16 +133,4 @@ describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => 
     const b = await runCli([...ARGS, '--seed', '7']);
     expect(b.stdout).toBe(a.stdout);
   }, 60_000);
-
-  it('user errors exit 2 with a message', async () => {
-    const bad = await runCli(['validate', '--set', BIRD, '--judge', 'x']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/expected NAME=SOURCE/);
-    const missing = await runCli(['validate', '--set', BIRD, '--judge', `x=${join(ROSE, 'nope')}`]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/does not exist/);
-    const ens = await runCli(['validate', '--set', BIRD, '--judge', `a=${run('bird', 'o3', 'ROSE')}`, '--ensemble', 'majority:a,b']);
-    expect(ens.code).toBe(2);
-    expect(ens.stderr).toMatch(/no judge named b/);
-  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, SHARED, SPIDER } from '../helpers/cli.js';
+import { runCli, SHARED, SHARED_SPIDER as SPIDER } from '../helpers/cli.js';
 
 /**
  * The done-when check of issue 6 on real data: Spider dev, the published systems as agents
