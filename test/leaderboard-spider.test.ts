@@ -32,12 +32,12 @@ describe('leaderboard on real Spider dev verdicts (score --items) with the bundl
       systems: { system: string; correct: number; clean: { tasks: number; correct: number; accuracy: { estimate: number } } }[];
     };
     expect(lb.tasks).toBe(1034);
-    expect(lb.flags).toMatchObject({ flagged: 258, clean: 776 });
-
     // By hand: label 0 = flagged; clean accuracy = correct among unflagged tasks / unflagged tasks.
     const flagged = new Set(
       readFileSync(FLAGS, 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(',')).filter(([, v]) => v!.trim() === '0').map(([id]) => id!.trim()),
     );
+    const cleanN = 1034 - flagged.size;
+    expect(lb.flags).toMatchObject({ flagged: flagged.size, clean: cleanN });
     const recs = readFileSync(items, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { system: string; taskId: string; correct: boolean });
     for (const s of scored.systems) {
       const mine = recs.filter((x) => x.system === s.name);
@@ -45,13 +45,13 @@ describe('leaderboard on real Spider dev verdicts (score --items) with the bundl
       const k = clean.filter((x) => x.correct).length;
       const row = lb.systems.find((x) => x.system === s.name)!;
       expect(row.correct).toBe(s.correct); // same verdicts as score's own count
-      expect(clean).toHaveLength(776);
+      expect(clean).toHaveLength(cleanN);
       expect(row.clean.correct).toBe(k);
-      expect(row.clean.accuracy.estimate).toBeCloseTo(k / 776, 12);
+      expect(row.clean.accuracy.estimate).toBeCloseTo(k / cleanN, 12);
     }
 
     const text = await runCli(['leaderboard', items, '--flags', FLAGS, '--iterations', '200']);
-    expect(text.stdout).toContain('258 of 1034 tasks are flagged as having wrong gold; clean accuracy uses the other 776.');
+    expect(text.stdout).toContain(`${flagged.size} of 1034 tasks are flagged as having wrong gold; clean accuracy uses the other ${cleanN}.`);
     // The column's short header when the table is narrowed to 100 columns.
     expect(text.stdout).toMatch(/Clean acc\./);
   });

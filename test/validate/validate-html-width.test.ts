@@ -64,7 +64,7 @@ describe('validate --html at a 1,280 px window', () => {
     expect(main.heads.map((h) => h.text)).toEqual(['Judge', 'Subset', 'n', 'Coverage', 'κ', 'Accuracy', 'MCC', 'F1', 'Precision', 'Recall', 'Over-flag']);
     expect(main.scroll).toBeLessThanOrEqual(main.client);
     for (const h of main.heads) expect(h.right, h.text).toBeLessThanOrEqual(Math.min(main.boxRight, main.viewport));
-    // The interval is still in the cell's text, after its estimate.
-    expect(main.firstInterval).toMatch(/^\d+\.\d% \[\d+\.\d, \d+\.\d\]$/);
+    // The interval is still in the cell's text, after its estimate (the first such cell is κ, a coefficient).
+    expect(main.firstInterval).toMatch(/^-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]$/);
   }, 240_000);
 });
