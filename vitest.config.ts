@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -24,6 +25,10 @@ const e2e = fastFiles.filter((f) => STARTS_A_PROCESS.test(readFileSync(join(ROOT
 export default defineConfig({
   test: {
     pool: 'forks',
+    // vitest's default is one file at a time on 2 cores (cores - 1); the e2e files mostly wait for the
+    // processes they start (measured: 272 s of CPU in 289 s of wall), so two at a time use both cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    minWorkers: 1,
     // A test that takes 10 s on a quiet machine takes several times that under load (measured: a
     // tokenizer-bound unit test 8.7 s quiet, 217 s at load 20 on 2 cores).
     testTimeout: 300_000,
