@@ -55,7 +55,7 @@ describe('loading a BIRD SQLite file into PGlite', () => {
   let pg: PGlite;
   beforeAll(async () => {
     pg = await PGlite.create();
-  }, 120_000);
+  });
   afterAll(async () => {
     await pg?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -64,7 +64,7 @@ describe("issue 31's reproducer on Spider's poker_player, scored end to end", ()
     expect(meta.sqlite.version).toBe(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get());
     expect(meta.sqlite.compileOptions).toContain('DQS=0');
     expect(meta.sqlite.doubleQuotedStrings).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('the check before any query runs', () => {

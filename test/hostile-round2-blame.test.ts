@@ -48,7 +48,7 @@ describe('a damaged file is named, and a store holding paid answers is never adv
     expect(r.code, r.stderr).toBe(ExitCode.UserError);
     expect(r.stderr).toContain(`${db}: cannot read this benchmark database (SQLITE_CORRUPT`);
     expect(r.stderr).not.toMatch(/run store .* is damaged|delete|internal error|\n\s+at /);
-  }, 180_000);
+  });
 
   it('a damaged store holding LLM answers: "move it away", with their number, never "delete"', () => {
     const file = join(work, 'answers.db');

@@ -53,7 +53,7 @@ describe('a memory limit\'s error kept in the run store', () => {
     const tighter = await run(192);
     expect(tighter.reused).toBe(0);
     expect(tighter.result.error).toMatch(/^memory limit: .*\(--max-memory-mb 192\)$/);
-  }, 240_000);
+  });
 });
 
 describe('sqlboard score on a run store a tighter --max-memory-mb filled', () => {

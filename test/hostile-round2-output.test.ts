@@ -37,7 +37,7 @@ describe('a report that could not be written to stdout (issue 30, item 9)', () =
         const r = await runWithStdout([...BOARD, format], where);
         expect(r.stderr).toMatch(where === 'full' ? /printed on stdout is incomplete \(ENOSPC\)/ : /printed on stdout is incomplete \(EPIPE\): the reader closed the pipe/);
         expect(r.code).toBe(2);
-      }, 120_000);
+      });
     }
   }
 
@@ -45,7 +45,7 @@ describe('a report that could not be written to stdout (issue 30, item 9)', () =
     const r = await runCli([...BOARD, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveProperty('schemaVersion');
-  }, 120_000);
+  });
 });
 
 describe('CSV injection in CSV output (issue 30, item 11)', () => {
@@ -66,7 +66,7 @@ describe('CSV injection in CSV output (issue 30, item 11)', () => {
     // Every cell of the table starts with no formula character unless it is a number.
     for (const line of csv.trim().split('\n')) for (const cell of line.split(',')) expect(cell).toMatch(/^(?![=+\-@\t\r])|^-?[\d.]+(e-?\d+)?$/);
     expect(csv).toMatch(/,-0\.\d+,/);
-  }, 120_000);
+  });
 
   it('--csv-raw writes them as they are; without --csv it is an error', async () => {
     const r = await runCli([...BOARD, '--csv', '--csv-raw']);
@@ -76,7 +76,7 @@ describe('CSV injection in CSV output (issue 30, item 11)', () => {
     const bad = await runCli([...BOARD, '--csv-raw']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--csv-raw changes what --csv writes/);
-  }, 120_000);
+  });
 
   it("audit's flags.csv and review.csv quote and neutralise task ids too", () => {
     const report = { flags: [{ taskId: '=1+1,x', flagged: true, score: 0.5, rank: 1, probability: 0.25 }] } as unknown as AuditReport;

@@ -14,6 +14,6 @@ describe('--no-NAME on an option that takes a value', () => {
       expect(r.stderr).not.toContain('internal error');
       expect(r.stderr).toContain(`--${flag} takes a value (--no-${flag} is not an option)`);
       expect(r.code).toBe(2);
-    }, 60_000);
+    });
   }
 });

@@ -64,7 +64,7 @@ describe('score --db and the hints about what is scored', () => {
     const r = await score(ONLY_CONCERT);
     expect(r.code).toBe(ExitCode.UserError);
     expect(r.stderr).toMatch(/unknown database "pets_1".*does not exist \(check --db-root and the questions file\); this database cannot be used \(35 tasks\): --skip-missing-db scores the tasks of the others, --db NAME,… scores only the databases named/);
-  }, 60_000);
+  });
 
   it('--skip-missing-db: the hints count the scored predictions only, and say what each kind starts with', async () => {
     const r = await score(ONLY_CONCERT, '--skip-missing-db');
@@ -73,7 +73,7 @@ describe('score --db and the hints about what is scored', () => {
       'p: 3 predictions start with neither a statement keyword nor a comment: 2 start with a Markdown code fence, e.g. task 1: "```sql SELECT count(*) FROM sing…"; 1 start with prose, e.g. task 3: "sql placeholder"; they run as given, as in the official evaluators (--repair restore-select prepends "SELECT " to all 3)',
     );
     expect(r.stderr).toContain("p: 1 predictions are empty; they return no rows, as Python's sqlite3 (the official evaluators') returns for empty text");
-  }, 60_000);
+  });
 
   it('--db scores the databases named, exits 0 when they are all there, and counts their predictions only', async () => {
     const r = await score(ONLY_CONCERT, '--db', 'concert_singer', '--json');
@@ -90,11 +90,11 @@ describe('score --db and the hints about what is scored', () => {
     const both = await score(join(SPIDER, 'database'), '--db', 'pets_1,concert_singer', '--json');
     expect(both.code, both.stderr).toBe(0);
     expect((JSON.parse(both.stdout) as { tasks: number }).tasks).toBe(80);
-  }, 120_000);
+  });
 
   it('--db with a name no question uses is an error that lists the databases there are', async () => {
     const r = await score(join(SPIDER, 'database'), '--db', 'concert_singer,debit_card_specializing');
     expect(r.code).toBe(ExitCode.UserError);
     expect(r.stderr).toMatch(/--db: no question of .*dev\.json uses "debit_card_specializing"; its databases are: concert_singer, pets_1/);
-  }, 60_000);
+  });
 });

@@ -102,5 +102,5 @@ describe('what a query cannot change', () => {
     const r = await runCli(['score', '--sqlite-compat', '3.37', '--store', join(dir, 's.db')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--sqlite-compat: no function list is recorded for SQLite "3.37"; recorded: 3.40 \(3.40.1\)/);
-  }, 60_000);
+  });
 });

@@ -165,7 +165,7 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
         (['audit', 'ex'] as const).map((c) => `${c}: majority ${fm(j.baselines[c].majority)}, by EX ${j.baselines[c].bestSingleByEx.agent} ${fm(j.baselines[c].bestSingleByEx)}, hindsight ${j.baselines[c].bestSingle.agent} ${fm(j.baselines[c].bestSingle)}`).join(' | ') +
         ` | SALUS ${fm(j.compare)} | ranking AUC audit ${j.ranking.audit.auc.toFixed(3)}, LM ${j.ranking.labelModel.auc.toFixed(3)}, majority ${j.ranking.majority.audit.auc.toFixed(3)}/${j.ranking.majority.ex.auc.toFixed(3)} | max tie ${Math.max(...ties.values())} | CPU ${j.cpuMs.toFixed(0)} ms\n`,
     );
-  }, 180_000);
+  });
 
   it('--decision-plane: chooses by agreement with held-out agents, and keeps the label model unless a plane leads beyond chance', async () => {
     const r = await runCli(auditArgs('--decision-plane'));
@@ -185,5 +185,5 @@ describe('sqlboard audit on Spider dev with the published systems as agents', ()
     // The flags are then at least as good as the label model's on SALUS's labels.
     expect(j.metrics.mcc).toBeGreaterThanOrEqual(j.baselines.labelModel.mcc - 1e-12);
     process.stderr.write(`decision plane selection: ${p.selection.map((s) => `${s.candidate} ${s.f1.toFixed(3)}/${s.mcc.toFixed(3)}`).join('; ')}; lead ${p.lead.candidate} ${p.lead.estimate.toFixed(3)} [${p.lead.low.toFixed(3)}, ${p.lead.high.toFixed(3)}]; chosen ${JSON.stringify(p.config)}\n`);
-  }, 180_000);
+  });
 });

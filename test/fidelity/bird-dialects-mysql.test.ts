@@ -64,7 +64,7 @@ describe.runIf(MYSQL_URL)('BIRD mini-dev MySQL on the server at SQLBOARD_TEST_MY
       if (v.softF1Seen.length === 1 && s !== v.softF1Seen[0]) disagreements.push(`${v.file} question ${v.questionId}: official Soft-F1 ${v.softF1Seen[0]}, here ${s}`);
     }
     expect(disagreements).toEqual([]);
-  }, 180_000);
+  });
 
   it('scores the recorded driver probes as the official evaluator did', async () => {
     const probes = queryProbes('MySQL');

@@ -62,7 +62,7 @@ describe.each(ENGINES)('BIRD mini-dev PostgreSQL on %s vs the official evaluator
   beforeAll(async () => {
     pg = await open();
     report = await loadSqliteIntoPostgres(join(BIRD, 'database', 'superhero', 'superhero.sqlite'), pg);
-  }, 180_000);
+  });
   afterAll(async () => {
     await pg?.close();
   });
@@ -138,7 +138,7 @@ describe.each(ENGINES)('BIRD mini-dev PostgreSQL on %s vs the official evaluator
       if (!v.softF1Seen.includes(score)) disagreements.push(`${v.file} question ${v.questionId}: official Soft-F1 ${v.softF1Seen.join(' or ')}, PGlite ${score}`);
     }
     expect(disagreements).toEqual([]);
-  }, 180_000);
+  });
 
   it("scores the recorded driver probes as the official evaluator did (Python's equality across types)", async () => {
     const probes = queryProbes('PostgreSQL');

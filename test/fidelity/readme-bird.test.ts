@@ -37,5 +37,5 @@ describe('README BIRD recipe (on ../shared)', () => {
     const printed = new Set(r.out.split('\n').map((l) => l.trimEnd()));
     for (const line of block!.expected) expect(printed.has(line), `README line not printed: ${line}\n${r.out}`).toBe(true);
     rmSync(where.cwd, { recursive: true, force: true });
-  }, 300_000);
+  });
 });

@@ -31,5 +31,5 @@ describe("leaderboard --gold-labels on SALUS's 200 hand-labelled Spider dev task
     const pct = (x: number): string => (x * 100).toFixed(1);
     const rate = JSON.parse(r.stdout).flags.residual.rate as { estimate: number; low: number; high: number };
     expect(docs).toContain(`${wrong} of ${unflagged.length} unflagged labelled tasks have wrong gold, ${pct(rate.estimate)}% [${pct(rate.low)}, ${pct(rate.high)}]`);
-  }, 60_000);
+  });
 });

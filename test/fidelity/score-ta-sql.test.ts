@@ -33,5 +33,5 @@ describe('sqlboard score on Spider dev, TA-SQL (not bundled)', () => {
     const lines = readFileSync(join(tmp, 'ta-items.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     // Spider questions get exact match by default (official evaluation.py: 1 on this item).
     expect(lines[0]).toEqual({ system: 'ta-sql', taskId: '0', dbId: 'concert_singer', correct: true, difficulty: 'easy', em: 1 });
-  }, 300_000);
+  });
 });

@@ -129,5 +129,5 @@ describe('Soft-F1 reproduces the official per-item values', () => {
     } finally {
       await birdEngine.close();
     }
-  }, 120_000);
+  });
 });

@@ -81,5 +81,5 @@ describe("data/spider/audit/README.md's figures on SALUS's 200 labels are what t
       `the largest group of tasks sharing a score has ${byScore.largest} tasks and ${Math.round(byScore.share * 100)}% of tasks share theirs with another; ` +
         `the label model's posterior puts ${byPosterior.largest} tasks in one tie and ${Math.round(byPosterior.share * 100)}% in some tie.`,
     );
-  }, 300_000);
+  });
 });

@@ -129,7 +129,7 @@ describe('TEXT that is not valid UTF-8, as each official evaluator decodes it', 
     expect(HEX.map((h) => decodeUtf8Ignore(Buffer.from(h, 'hex')))).toEqual(py.decoded);
   });
 
-  it("spider sees Python's errors='ignore' rows; bird sees Python's strict decoding error, message included", { timeout: 120_000 }, async () => {
+  it("spider sees Python's errors='ignore' rows; bird sees Python's strict decoding error, message included", async () => {
     const results = await engine.run(SQLS.map((sql) => ({ dbId: 'bytes', sql })));
     results.forEach((r, i) => {
       const want = py.ignore[i]!;
@@ -150,7 +150,7 @@ describe('TEXT that is not valid UTF-8, as each official evaluator decodes it', 
     expect(py.strict.filter((r) => r.ok).length).toBeGreaterThanOrEqual(2);
   });
 
-  it('EX under both comparators equals a python3 run of each rule, also when results come from the run store', { timeout: 120_000 }, async () => {
+  it('EX under both comparators equals a python3 run of each rule, also when results come from the run store', async () => {
     const bench: Benchmark = {
       format: 'spider',
       source: 'test',

@@ -44,7 +44,7 @@ describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => 
     expect(r.code, r.stderr).toBe(0);
     const printed = new Set(r.stdout.split('\n').map((l) => l.trimEnd()));
     for (const line of shown) expect(printed.has(line.trimEnd()), `${line}\n--- output:\n${r.stdout}`).toBe(true);
-  }, 120_000);
+  });
 
   it('reproduces ROSE Table 1 (o3 over 585 items), the repeat-run spread and the unanimity ensemble', async () => {
     const r = await runCli([...ARGS, '--json']);
@@ -113,7 +113,7 @@ describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => 
       expect(d.precisionInterval.low).toBeCloseTo(lo, 10);
       expect(d.precisionInterval.high).toBeCloseTo(hi, 10);
     }
-  }, 60_000);
+  });
 
   it('prints the report and writes HTML; the same seed gives the same intervals', async () => {
     const html = join(mkdtempSync(join(tmpdir(), 'validate-')), 'v.html');
@@ -132,5 +132,5 @@ describe('validate on ROSE-VEC (recorded ROSE runs imported on the fly)', () => 
     expect(readFileSync(html, 'utf8')).toContain('Repeat-run spread');
     const b = await runCli([...ARGS, '--seed', '7']);
     expect(b.stdout).toBe(a.stdout);
-  }, 60_000);
+  });
 });

@@ -173,7 +173,7 @@ describe('an answer with malformed token usage (real SDKs against 127.0.0.1)', (
       store.close();
       usageBody = undefined;
     }
-  }, 120_000);
+  });
 
   it('sqlboard judge: a server answering "prompt_tokens": "lots" ends as the run would, every answer kept, with a note', async () => {
     usageBody = { prompt_tokens: 'lots', completion_tokens: 12, total_tokens: 'lots' };
@@ -193,5 +193,5 @@ describe('an answer with malformed token usage (real SDKs against 127.0.0.1)', (
     } finally {
       usageBody = undefined;
     }
-  }, 120_000);
+  });
 });

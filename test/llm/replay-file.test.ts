@@ -89,7 +89,7 @@ describe('a replayed judge is named after its recording', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('none.jsonl: the recording is empty');
     expect(r.stderr).not.toMatch(/gpt-4o-\d{4}-\d{2}-\d{2}/);
-  }, 60_000);
+  });
 
   it('a recording without a model names the judge gpt-4o-replay; one made with gpt-4o-2024-08-06 names it so', async () => {
     const plain = await judge(file('plain.jsonl', JSON.stringify({ contains: ['returned exactly the same result'], text: upheld }) + '\n'), 'plain.db');
@@ -101,5 +101,5 @@ describe('a replayed judge is named after its recording', () => {
     const dated = await judge(file('dated.jsonl', JSON.stringify({ contains: ['returned exactly the same result'], text: upheld, model: 'gpt-4o-2024-08-06' }) + '\n'), 'dated.db');
     expect(dated.code).toBe(0);
     expect((JSON.parse(dated.stdout) as { judge: string }).judge).toBe('gpt-4o-2024-08-06');
-  }, 120_000);
+  });
 });

@@ -19,7 +19,7 @@ let browser: { context: BrowserContext; close: () => Promise<void> };
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   browser = await launchChromium({ width: 1280, height: 900 });
-}, 240_000);
+});
 afterAll(async () => browser?.close());
 
 function writeInputs(): string[] {
@@ -66,5 +66,5 @@ describe('validate --html at a 1,280 px window', () => {
     for (const h of main.heads) expect(h.right, h.text).toBeLessThanOrEqual(Math.min(main.boxRight, main.viewport));
     // The interval is still in the cell's text, after its estimate (the first such cell is κ, a coefficient).
     expect(main.firstInterval).toMatch(/^-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]$/);
-  }, 240_000);
+  });
 });
