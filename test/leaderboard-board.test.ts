@@ -2,32 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { board } from './helpers/board.js';
 import { runCli } from './helpers/cli.js';
-
-interface BoardJson {
-  threshold: number;
-  sigmaGap: number;
-  tauB: number | null;
-  expectedTau: number | null;
-  top: string;
-  withinNoiseBoundOfTop: string[];
-  noiseSplit: string;
-  dev: { top: string | null; withinNoiseBoundOfTop: string[]; exceedingPairs: number };
-  exceedingPairs: number;
-  totalPairs: number;
-  available: number;
-  analysed: number;
-  systems: { rank: number; name: string; dev: number; test: number; devRank: number; gapToTop: number; withinThresholdOfTop: boolean }[];
-  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability?: number }[];
-  skipped: { name: string; line: number; reason: string }[];
-  renamed: { from: string; to: string }[];
-}
-
-async function board(args: string[]): Promise<BoardJson> {
-  const r = await runCli(['leaderboard', ...args, '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as BoardJson;
-}
 
 function tinyBoard(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sqlboard-board-'));

@@ -1,35 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { board } from '../helpers/board.js';
 import { ROOT, SHARED, runCli } from '../helpers/cli.js';
 
 /** The BIRD site's leaderboard (../shared/datasets/bird-leaderboard, no licence recorded: read, never bundled). */
 const BOARD = join(SHARED, 'bird-leaderboard', 'overall-ex.csv');
-
-interface BoardJson {
-  threshold: number;
-  sigmaGap: number;
-  tauB: number | null;
-  expectedTau: number | null;
-  top: string;
-  withinNoiseBoundOfTop: string[];
-  noiseSplit: string;
-  dev: { top: string | null; withinNoiseBoundOfTop: string[]; exceedingPairs: number };
-  exceedingPairs: number;
-  totalPairs: number;
-  available: number;
-  analysed: number;
-  systems: { rank: number; name: string; dev: number; test: number; devRank: number; gapToTop: number; withinThresholdOfTop: boolean }[];
-  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability?: number }[];
-  skipped: { name: string; line: number; reason: string }[];
-  renamed: { from: string; to: string }[];
-}
-
-async function board(args: string[]): Promise<BoardJson> {
-  const r = await runCli(['leaderboard', ...args, '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as BoardJson;
-}
 
 describe('leaderboard --board on the BIRD site leaderboard', () => {
   it('reproduces SALUS g* = 5.09 points for N = 1534, e = 564 and reports the structure', async () => {

@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import { runCli } from './cli.js';
 
 /**
  * A leaderboard CSV in the BIRD site's layout (date,model,affiliation,size,oracle_knowledge,dev,test)
@@ -16,4 +18,31 @@ export function writeSiteBoard(dir: string): string {
   const file = join(dir, 'site-board.csv');
   writeFileSync(file, rows.join('\n') + '\n');
   return file;
+}
+
+/** What `leaderboard --board --json` prints (the fields these tests read). */
+export interface BoardJson {
+  threshold: number;
+  sigmaGap: number;
+  tauB: number | null;
+  expectedTau: number | null;
+  top: string;
+  withinNoiseBoundOfTop: string[];
+  noiseSplit: string;
+  dev: { top: string | null; withinNoiseBoundOfTop: string[]; exceedingPairs: number };
+  exceedingPairs: number;
+  totalPairs: number;
+  available: number;
+  analysed: number;
+  systems: { rank: number; name: string; dev: number; test: number; devRank: number; gapToTop: number; withinThresholdOfTop: boolean }[];
+  pairs: { a: string; b: string; gap: number; exceedsThreshold: boolean; outperformProbability?: number }[];
+  skipped: { name: string; line: number; reason: string }[];
+  renamed: { from: string; to: string }[];
+}
+
+/** Runs `leaderboard ARGS --json`, expecting exit 0. */
+export async function board(args: string[]): Promise<BoardJson> {
+  const r = await runCli(['leaderboard', ...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as BoardJson;
 }
