@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reviewCsv, salusCsv } from '../src/audit/outputs.js';
 import type { AuditReport } from '../src/audit/pipeline.js';
+import { readErrorFlags } from '../src/benchmark/error-flags.js';
 import { csvField } from '../src/report/csv.js';
 import { ROOT, runCli } from './helpers/cli.js';
 
@@ -78,9 +79,12 @@ describe('CSV injection in CSV output (issue 30, item 11)', () => {
     expect(bad.stderr).toMatch(/--csv-raw changes what --csv writes/);
   });
 
-  it("audit's flags.csv and review.csv quote and neutralise task ids too", () => {
+  it("audit's review.csv (opened by a person) quotes and neutralises task ids; flags.csv (read back by --flags) quotes them and keeps them exact", () => {
     const report = { flags: [{ taskId: '=1+1,x', flagged: true, score: 0.5, rank: 1, probability: 0.25 }] } as unknown as AuditReport;
-    expect(salusCsv(report).split('\n')[1]).toBe(`"'=1+1,x",0,0.500000`);
     expect(reviewCsv(report).split('\n')[1]).toBe(`1,"'=1+1,x",0.500000,1,0.250000`);
+    expect(salusCsv(report).split('\n')[1]).toBe(`"=1+1,x",0,0.500000`);
+    const f = join(mkdtempSync(join(tmpdir(), 'sqlboard-flags-')), 'flags.csv');
+    writeFileSync(f, salusCsv(report));
+    expect(readErrorFlags(f)).toEqual(new Map([['=1+1,x', true]]));
   });
 });

@@ -8,6 +8,10 @@ describe('--no-NAME on an option that takes a value', () => {
     ['score', 'store'],
     ['score', 'flags'],
     ['leaderboard', 'board'],
+    // The output flags come from their own table (src/commands/report-options.ts).
+    ['leaderboard', 'html'],
+    ['score', 'csv'],
+    ['judge', 'md'],
   ] as const) {
     it(`${verb} --no-${flag} is a usage error naming the flag, not an internal error`, async () => {
       const r = await runCli([verb, `--no-${flag}`]);

@@ -49,7 +49,8 @@ async function liveJudge(o: ValidateOptions & ParsedOptions<typeof VALIDATE_OPTI
     record.sqlite = engine.sqlite;
     record.prompts = promptHashes([prover, refuter, refuterMatch]);
     record.models = [{ role: 'judge', provider: o.provider!, model: verdicts.name }];
-    return verdicts;
+    // What the engine noticed (databases reached through links outside --db-root, --workers lowered, no /proc), as score, judge and audit say it.
+    return { ...verdicts, notes: [...verdicts.notes, ...engine.notes] };
   } finally {
     release();
     await engine.close();

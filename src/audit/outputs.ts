@@ -8,10 +8,11 @@ import type { AuditReport } from './pipeline.js';
 
 /**
  * SALUS's CSV (`task_id,predicted_label`, 0 = flagged as wrong gold; what `leaderboard --flags`
- * reads) plus the review-queue score, a column SALUS-format readers ignore.
+ * reads) plus the review-queue score, a column SALUS-format readers ignore. A file programs read
+ * back: task ids go raw (a `'` before `-1` would match no task), quoted as RFC 4180 asks.
  */
 export function salusCsv(report: AuditReport): string {
-  return 'task_id,predicted_label,score\n' + report.flags.map((f) => `${csvField(f.taskId)},${f.flagged ? 0 : 1},${f.score.toFixed(6)}\n`).join('');
+  return 'task_id,predicted_label,score\n' + report.flags.map((f) => `${csvField(f.taskId, true)},${f.flagged ? 0 : 1},${f.score.toFixed(6)}\n`).join('');
 }
 
 /** Every task, most suspicious first: the order in which to review the gold. */

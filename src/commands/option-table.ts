@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
  * yargs reads `--no-NAME` as NAME = false for every option, a string one too (`score --no-store` gave
  * a boolean where a path belongs, and an internal error): a string option refuses it by name.
  */
-const refuseNegation =
+export const refuseNegation =
   (name: string) =>
   (v: unknown): unknown => {
     if (typeof v === 'boolean' || (Array.isArray(v) && v.some((x) => typeof x === 'boolean'))) {

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import type { ReportOptions } from '../report/output.js';
 import { DEFAULT_COLUMNS } from '../report/default-columns.js';
+import { refuseNegation } from './option-table.js';
 
 /** Every command's output flags (also listed by docs/commands/, scripts/gen-docs.ts). */
 export const REPORT_OPTIONS = {
@@ -17,6 +18,8 @@ export const REPORT_OPTIONS = {
 
 /** Adds --json, --csv [FILE], --csv-raw, --md [FILE], --html FILE, --wide to a command's builder. */
 export function addReportOptions<T>(y: Argv<T>): Argv<T & ReportOptions> {
-  for (const [name, spec] of Object.entries(REPORT_OPTIONS)) y = y.option(name, { ...spec }) as unknown as Argv<T>;
+  for (const [name, spec] of Object.entries(REPORT_OPTIONS)) {
+    y = y.option(name, { ...spec, ...(spec.type === 'string' ? { coerce: refuseNegation(name) } : {}) }) as unknown as Argv<T>;
+  }
   return y.group(Object.keys(REPORT_OPTIONS), 'Output:') as unknown as Argv<T & ReportOptions>;
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { applyCompat, type SqliteCompat } from './sqlite-compat.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /*
@@ -23,8 +23,20 @@ const PROBE = 'sqlboard: double-quoted strings on';
 /** The extension built at install, found from a file of this package (in src/, dist/src/ or dist/cli/). */
 export function dqsExtensionFile(from: string): string {
   let dir = dirname(from);
-  for (let i = 0; i < 6 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
+  for (let i = 0; i < 6 && !isSqlboardRoot(dir); i++) dir = dirname(dir);
+  // Fail closed: native code is loaded only from sqlboard's own folder, never from whatever folder the walk stopped at.
+  if (!isSqlboardRoot(dir)) return join(dirname(from), 'sqlboard-package-root-not-found', 'dqs.node');
   return join(dir, 'build', 'Release', 'dqs.node');
+}
+
+function isSqlboardRoot(dir: string): boolean {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return false;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'sqlboard';
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -51,6 +51,12 @@ describe('replay file errors', () => {
     }
   });
 
+  it('a recording that is not UTF-8 keeps the reader\'s own error (byte offset, what to do), not "not a JSON object"', () => {
+    const f = join(dir, 'latin1.jsonl');
+    writeFileSync(f, Buffer.concat([Buffer.from('{"contains": ["a"], "text": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    expect(() => createReplayProvider({ file: f })).toThrow(/is not valid UTF-8 \(first invalid byte at offset 32, 0xe9\): save it as UTF-8/);
+  });
+
   it('the example the errors show is itself a line the provider accepts', async () => {
     const p = createReplayProvider({ file: file('example.jsonl', REPLAY_LINE_EXAMPLE + '\n') });
     const r = await p.complete({

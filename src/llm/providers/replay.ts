@@ -47,9 +47,11 @@ function lineProblem(r: Record<string, unknown>): string | undefined {
 }
 
 export function readReplayFile(file: string): ReplayEntry[] {
+  // Read outside the try: an unreadable or non-UTF-8 file's own error (byte offset, what to do) stands.
+  const text = readText(file);
   let parsed: ReturnType<typeof parseJsonLines>;
   try {
-    parsed = parseJsonLines(file, readText(file), 'recorded response');
+    parsed = parseJsonLines(file, text, 'recorded response');
   } catch (e) {
     // A line that is no JSON object: say what a line should look like, not only that it is not one.
     if (e instanceof InputFileError && e.line !== undefined) throw new InputFileError(file, e.line, `not a JSON object; expected ${SHAPE}`);
