@@ -7,7 +7,7 @@ import { canMeasureMemory } from '../src/execution/process-memory.js';
 import { openRunStore } from '../src/store/run-store.js';
 import { ROOT, runCli } from './helpers/cli.js';
 
-/** The bundled Spider dev databases (users have them; the tests need nothing from ../shared). */
+/** The bundled Spider dev databases (users have them; the tests need nothing from the benchmark data beside the clone). */
 const DB_ROOT = join(ROOT, 'data', 'spider', 'database');
 const rows = (n: number): string => `(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < ${n}) SELECT x FROM c)`;
 const work = mkdtempSync(join(tmpdir(), 'sqlboard-round2-limits-'));

@@ -5,7 +5,7 @@ import { readmeBlocks, recipeFolder, runShell } from './helpers/readme-blocks.js
 
 /*
  * The README's recipes and every --help example run as written, in a folder that looks like a fresh
- * clone (bundled data only; nothing from ../shared). A README block must exit 0 and print every line of
+ * clone (bundled data only; nothing from the benchmark data beside the clone). A README block must exit 0 and print every line of
  * the output it shows (abridged: lines with "…" are skipped). Blocks marked `<!-- recipe: install -->`
  * are how this test is set up; `<!-- recipe: bird -->` needs a download and runs in
  * test/fidelity/readme-bird.test.ts on ../shared's copy.

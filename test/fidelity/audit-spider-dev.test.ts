@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, SHARED, SHARED_SPIDER as SPIDER } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { SHARED, SHARED_SPIDER as SPIDER } from './helpers/shared-data.js';
 
 /**
  * The done-when check of issue 6 on real data: Spider dev, the published systems as agents

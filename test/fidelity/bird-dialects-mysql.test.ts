@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectEx, dialectSoftF1 } from '../../src/execution/dialects/dialect-compare.js';
 import { runLikePyMySQL, type MysqlQueryTarget, type MysqlRun } from '../../src/execution/dialects/mysql-run.js';
-import { fixtureLines, predictionReader, queryProbes, type Gold, type Verdict } from '../helpers/bird-dialect-fixtures.js';
+import { fixtureLines, predictionReader, queryProbes, type Gold, type Verdict } from './helpers/bird-dialect-fixtures.js';
 
 /**
  * BIRD mini-dev's MySQL dialect on a real MySQL-compatible server against what the official evaluator recorded on
@@ -13,7 +13,7 @@ import { fixtureLines, predictionReader, queryProbes, type Gold, type Verdict } 
 const MYSQL_URL = process.env.SQLBOARD_TEST_MYSQL_URL;
 if (!MYSQL_URL) it.skip('a real MySQL server: set SQLBOARD_TEST_MYSQL_URL to a database loaded by build/load_sqlite.py to run these tests', () => undefined);
 
-describe.runIf(MYSQL_URL)('BIRD mini-dev MySQL on the server at SQLBOARD_TEST_MYSQL_URL vs the official evaluator on MariaDB 10.11', () => {
+describe.runIf(MYSQL_URL)('BIRD mini-dev MySQL on the server at SQLBOARD_TEST_MYSQL_URL vs the official evaluator on MariaDB 10.11 (skipped without that URL: no embedded MySQL)', () => {
   let conn: mysql.Connection;
   let target: MysqlQueryTarget;
   const golds = fixtureLines<Gold>('golds.jsonl').filter((g) => g.dialect === 'mysql');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectEx, dialectSoftF1 } from '../../src/execution/dialects/dialect-compare.js';
 import { loadSqliteIntoPostgres, type LoadReport, type PostgresTarget } from '../../src/execution/dialects/pglite-load.js';
 import { runLikePsycopg2, type PostgresRun, type SimpleQueryTarget } from '../../src/execution/dialects/postgres-run.js';
-import { BIRD, fixtureLines, predictionReader, queryProbes, type Gold, type Verdict } from '../helpers/bird-dialect-fixtures.js';
+import { BIRD, fixtureLines, predictionReader, queryProbes, type Gold, type Verdict } from './helpers/bird-dialect-fixtures.js';
 
 /**
  * BIRD mini-dev's PostgreSQL dialect against what the official evaluator recorded on a real PostgreSQL 15

@@ -9,7 +9,7 @@ import type { Benchmark } from '../../src/benchmark/types.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import { runEx } from '../../src/execution/ex-run.js';
 import { openRunStore } from '../../src/store/run-store.js';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 /**
  * BIRD on real BIRD data: the mini-dev superhero questions on the official superhero database,

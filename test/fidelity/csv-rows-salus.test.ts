@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 import { expectSameAsCsvParse } from '../helpers/csv-reference.js';
 
 describe('parseCsvRows (papaparse) on the SALUS label files', () => {

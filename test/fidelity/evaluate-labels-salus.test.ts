@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGoldErrorLabels } from '../../src/audit/evaluate.js';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 describe('SALUS ground-truth labels for audit --labels', () => {
   it('reads BIRD ground truth with its error types in one pass (label 0 = gold error)', () => {

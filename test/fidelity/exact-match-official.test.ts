@@ -6,7 +6,7 @@ import { loadPredictions } from '../../src/benchmark/load-predictions.js';
 import { emInputs } from '../../src/execution/em-inputs.js';
 import { runExactMatch } from '../../src/execution/em-run.js';
 import { spiderHardness } from '../../src/sql/spider-hardness.js';
-import { SHARED_SPIDER as SPIDER } from '../helpers/cli.js';
+import { SHARED_SPIDER as SPIDER } from './helpers/shared-data.js';
 
 interface EmLine {
   file: string;

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { board } from '../helpers/board.js';
-import { ROOT, SHARED, runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 /** The BIRD site's leaderboard (../shared/datasets/bird-leaderboard, no licence recorded: read, never bundled). */
 const BOARD = join(SHARED, 'bird-leaderboard', 'overall-ex.csv');

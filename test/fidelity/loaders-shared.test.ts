@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBenchmark } from '../../src/benchmark/load-questions.js';
 import { loadPredictions } from '../../src/benchmark/load-predictions.js';
 import { bundledSpider } from '../../src/benchmark/bundled.js';
-import { SHARED, SHARED_SPIDER } from '../helpers/cli.js';
+import { SHARED, SHARED_SPIDER } from './helpers/shared-data.js';
 
 /** The loaders on the published files that are not bundled (test/loaders.test.ts covers the bundled ones). */
 const spider = loadBenchmark(join(SHARED_SPIDER, 'dev.json'));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import type { Cell, ExecResult } from '../../src/execution/types.js';
-import { SHARED_SPIDER as SPIDER } from '../helpers/cli.js';
+import { SHARED_SPIDER as SPIDER } from './helpers/shared-data.js';
 
 /**
  * What Python's sqlite3 (the module both official evaluators execute with) accepts and returns,

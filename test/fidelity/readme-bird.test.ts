@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 import { readmeBlocks, recipeFolder, runShell } from '../helpers/readme-blocks.js';
 
 /*

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { maxLineWidth, runCli, SHARED } from '../helpers/cli.js';
+import { maxLineWidth, runCli } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 import { importRoseDir, subsetFromPath } from '../../src/benchmark/rose-import.js';
 import { readItems } from '../../src/benchmark/items.js';
 

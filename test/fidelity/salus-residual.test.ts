@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SHARED, runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 const LABELS = join(SHARED, 'salus', 'ground_truth', 'GT_RS_200_spider.csv');
 const FLAGS = join(ROOT, 'data', 'spider', 'audit', 'flags.csv');

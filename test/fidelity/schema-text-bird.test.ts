@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDescriptions } from '../../src/judge/schema-text.js';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 describe('schema text (BIRD descriptions)', () => {
   it("reads BIRD's database_description CSVs (BOM, value descriptions)", () => {

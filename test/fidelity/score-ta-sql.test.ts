@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, SHARED_SPIDER, SPIDER } from '../helpers/cli.js';
+import { runCli, SPIDER } from '../helpers/cli.js';
+import { SHARED_SPIDER } from './helpers/shared-data.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sqlboard-score-ta-'));
 const DEV = join(SPIDER, 'dev.json');

@@ -8,7 +8,7 @@ import type { Benchmark, ItemRecord, PredictionSet } from '../../src/benchmark/t
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import { runEx } from '../../src/execution/ex-run.js';
 import { openRunStore } from '../../src/store/run-store.js';
-import { SHARED, SHARED_SPIDER as SPIDER } from '../helpers/cli.js';
+import { SHARED, SHARED_SPIDER as SPIDER } from './helpers/shared-data.js';
 
 interface F1Line {
   file: string;

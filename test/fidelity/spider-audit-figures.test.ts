@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SHARED, runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 import { bundledAuditArgs } from '../helpers/bundled-audit.js';
 
 type M = { precision: number; recall: number; f1: number; mcc: number };

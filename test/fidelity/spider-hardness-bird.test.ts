@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spiderHardnessDetailed } from '../../src/sql/spider-hardness.js';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 describe('spiderHardness robustness on BIRD', () => {
   it('gives a level for every BIRD dev gold query (outside Spider grammar at times)', () => {

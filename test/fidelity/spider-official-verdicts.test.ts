@@ -7,7 +7,7 @@ import { loadPredictions } from '../../src/benchmark/load-predictions.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import { prefetchEx, runEx, type ExOptions } from '../../src/execution/ex-run.js';
 import { openRunStore } from '../../src/store/run-store.js';
-import { SHARED_SPIDER as SPIDER } from '../helpers/cli.js';
+import { SHARED_SPIDER as SPIDER } from './helpers/shared-data.js';
 
 /**
  * Per-item verdicts of the unmodified official programs (test-suite-sql-eval's exec match, with

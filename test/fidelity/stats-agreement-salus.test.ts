@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, SHARED } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 const SALUS = join(SHARED, 'salus');
 

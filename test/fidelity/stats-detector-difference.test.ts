@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { detectorDifference } from '../../src/stats/detector-difference.js';
 import { detectorMetrics } from '../../src/stats/agreement.js';
 import { confusionFrom } from '../../src/stats/confusion.js';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 /** SALUS's Spider ground truth and its own flags, both keyed by task id (0 = gold error). */
 function read(file: string): Map<string, boolean> {

@@ -4,7 +4,7 @@ import { detectorMetrics } from '../../src/stats/agreement.js';
 import { confusionFrom } from '../../src/stats/confusion.js';
 import { joinLabels, readLabelFile } from '../../src/benchmark/label-files.js';
 import { roganGladen } from '../../src/stats/prevalence.js';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 const SALUS = join(SHARED, 'salus');
 

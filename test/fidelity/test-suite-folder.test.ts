@@ -13,7 +13,7 @@ import { runEx, type ExRun } from '../../src/execution/ex-run.js';
 import { withoutUnusableDatabases } from '../../src/execution/skip-databases.js';
 import { scoreJson, scoreReport } from '../../src/report/score-report.js';
 import { openRunStore } from '../../src/store/run-store.js';
-import { SHARED_SPIDER as SPIDER } from '../helpers/cli.js';
+import { SHARED_SPIDER as SPIDER } from './helpers/shared-data.js';
 
 /**
  * test-suite-sql-eval's database folder rule ("test-suite accuracy"): gold and prediction run on

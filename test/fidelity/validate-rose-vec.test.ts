@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { maxLineWidth, ROOT, runCli, SHARED } from '../helpers/cli.js';
+import { maxLineWidth, ROOT, runCli } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 
 const ROSE = join(SHARED, 'rose');
 const BIRD = join(ROSE, 'data', 'annotations', 'rose-vec-bird.json');

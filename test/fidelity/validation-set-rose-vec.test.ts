@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from './helpers/shared-data.js';
 import { itemKey, loadValidationSet, loadValidationSets } from '../../src/benchmark/validation-set.js';
 import { osaDistance, parseHumanTags } from '../../src/benchmark/human-tags.js';
 

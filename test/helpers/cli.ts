@@ -10,13 +10,6 @@ export const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
  * predictions, tables.json): the fast suite (`npm test`) reads only this, so it passes on a fresh clone.
  */
 export const SPIDER = join(ROOT, 'data', 'spider');
-/**
- * Benchmark data beside the clone (see docs/testing.md), which users do not have: only the tests
- * under test/fidelity/ (`npm run test:fidelity`) may read it.
- */
-export const SHARED = join(ROOT, '..', 'shared', 'datasets');
-/** The full Spider data beside the clone: official verdicts, dev_gold.sql, systems not bundled. */
-export const SHARED_SPIDER = join(SHARED, 'spider');
 
 /** Spider dev's gold in the official dev_gold.sql form (`SQL<TAB>db_id`), from the bundled dev.json (identical lines). */
 export function devGoldLines(): string[] {

@@ -212,11 +212,11 @@ describe('identical calls in flight', () => {
     server.seen.length = 0;
     server.setScript(async () => {
       await new Promise((r) => setTimeout(r, 50));
-      return { text: 'shared' };
+      return { text: 'one answer' };
     });
     const c = new LlmClient({ provider: createOpenAiProvider({ apiKey: KEY, baseUrl: server.openaiBase }), model: 'm', concurrency: 4 });
     const [a, b] = await Promise.all([c.call('p', msg(7)), c.call('p', msg(7))]);
-    expect([a.text, b.text]).toEqual(['shared', 'shared']);
+    expect([a.text, b.text]).toEqual(['one answer', 'one answer']);
     expect([a.cached, b.cached].sort()).toEqual([false, true]);
     expect(server.seen).toHaveLength(1);
     expect(c.stats).toMatchObject({ requests: 1, cacheHits: 1 });

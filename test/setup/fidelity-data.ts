@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { SHARED } from '../helpers/cli.js';
+import { SHARED } from '../fidelity/helpers/shared-data.js';
 
 /**
  * globalSetup of `npm run test:fidelity`: its tests compare sqlboard with the official scripts' own

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PythonValue } from '../../src/execution/dialects/postgres-python-values.js';
-import { SHARED } from './cli.js';
+import type { PythonValue } from '../../../src/execution/dialects/postgres-python-values.js';
+import { SHARED } from './shared-data.js';
 
 /** test/fidelity/fixtures/bird-dialects/ (README there): the official mini-dev verdicts in PostgreSQL and MySQL. */
-export const DIALECT_FIXTURES = join(import.meta.dirname, '..', 'fidelity', 'fixtures', 'bird-dialects');
+export const DIALECT_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'bird-dialects');
 export const BIRD = join(SHARED, 'bird');
 
 export interface Gold {
